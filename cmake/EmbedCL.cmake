@@ -1,0 +1,40 @@
+# Turns one OpenCL C file into a C source defining
+#   const char <SYMBOL>[] = { ...bytes..., 0 };
+# Run as a script at build time (see clrt_embed_cl below), so that editing a
+# .cl file rebuilds the library. Usage when included: clrt_embed_cl(<out-var> <file>...).
+
+if(CMAKE_SCRIPT_MODE_FILE)
+  # Script mode: -DINPUT=<file.cl> -DOUTPUT=<file.c> -DSYMBOL=<name>
+  file(READ "${INPUT}" hex HEX)
+  # 0x.. for every byte, a line break every 16 bytes to keep compilers happy
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "((0x[0-9a-f][0-9a-f],){16})" "\\1\n    " bytes "${bytes}")
+  get_filename_component(name "${INPUT}" NAME)
+  file(WRITE "${OUTPUT}"
+    "/* Generated from cl/${name} by cmake/EmbedCL.cmake. Do not edit. */\n"
+    "const char ${SYMBOL}[] = {\n    ${bytes}0x00};\n")
+  return()
+endif()
+
+set(CLRT_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
+
+# clrt_embed_cl(<out-var> <file.cl>...): C sources named clrt_cl_<stem>.c in the
+# build tree, each defining clrt_cl_<stem>.
+function(clrt_embed_cl out_var)
+  set(sources)
+  foreach(cl IN LISTS ARGN)
+    get_filename_component(stem "${cl}" NAME_WE)
+    get_filename_component(abs "${cl}" ABSOLUTE)
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded/clrt_cl_${stem}.c")
+    add_custom_command(
+      OUTPUT "${out}"
+      COMMAND ${CMAKE_COMMAND} -DINPUT=${abs} -DOUTPUT=${out} -DSYMBOL=clrt_cl_${stem}
+              -P "${CLRT_EMBED_SCRIPT}"
+      DEPENDS "${abs}" "${CLRT_EMBED_SCRIPT}"
+      COMMENT "Embedding cl/${stem}.cl"
+      VERBATIM)
+    list(APPEND sources "${out}")
+  endforeach()
+  file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/embedded")
+  set(${out_var} ${sources} PARENT_SCOPE)
+endfunction()

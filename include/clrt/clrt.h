@@ -1,0 +1,195 @@
+/*
+ * clrt — a portable OpenCL compute runtime.
+ *
+ * Pick a device on any OpenCL implementation (NVIDIA, AMD, Intel, POCL on the
+ * CPU), put dense matrices on it and run elementwise add and matrix multiply,
+ * with kernels compiled at run time and parameters fitted to that device.
+ *
+ * Conventions
+ *   - Every function is clrt_<object>_<verb>; output parameter first.
+ *   - Functions return an int status: CLRT_OK (0) or a negative CLRT_E* code.
+ *     clrt_error_message() then tells, for this thread, what failed in detail.
+ *   - A failing call leaves nothing allocated and its outputs untouched,
+ *     except that an output handle pointer is set to NULL.
+ *   - *_destroy(NULL) is a no-op. Handles are opaque.
+ *   - The caller owns what it creates. A context outlives its queues and
+ *     buffers: destroying it while they live is reported (clrt_error_message
+ *     and stderr) and the context is released when the last of them goes.
+ *   - Contexts, queues and buffers may be used from several threads.
+ *     OpenCL objects are never shared unsafely between threads.
+ *
+ * The raw OpenCL objects behind the handles are in <clrt/clrt_cl.h>.
+ */
+#ifndef CLRT_CLRT_H
+#define CLRT_CLRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clrt/clrt_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @defgroup version Version
+ *  @{ */
+#define CLRT_VERSION_MAJOR 0
+#define CLRT_VERSION_MINOR 1
+#define CLRT_VERSION_PATCH 0
+/** The version as one number, MAJOR*10000 + MINOR*100 + PATCH. */
+#define CLRT_VERSION_NUMBER \
+    (CLRT_VERSION_MAJOR * 10000 + CLRT_VERSION_MINOR * 100 + CLRT_VERSION_PATCH)
+/** The version of the library actually linked, e.g. "0.1.0". */
+CLRT_API const char *clrt_version(void);
+/** @} */
+
+/** @defgroup status Status codes
+ *  Every function that can fail returns one of these. The list is an X-macro:
+ *  X(name, value, sentence). Codes are stable; new ones are only appended.
+ *  @{ */
+#define CLRT_STATUS_MAP(X)                                                              \
+    X(CLRT_OK, 0, "success")                                                            \
+    X(CLRT_EINVAL, -1, "invalid argument: a NULL or foreign handle or pointer, "       \
+                       "an unknown dtype, a zero or overflowing size, or a wrong count") \
+    X(CLRT_ESHAPE, -2, "operands have incompatible shapes or dtypes")                  \
+    X(CLRT_ENODEVICE, -3, "no OpenCL device matches the request")                      \
+    X(CLRT_ENOMEM, -4, "out of memory on the host or the device")                      \
+    X(CLRT_EBUILD, -5, "an OpenCL kernel failed to compile for the device")            \
+    X(CLRT_EUNSUPPORTED, -6, "the device does not support this operation or dtype")    \
+    X(CLRT_EDEVICE, -7, "the device failed while running work; the context is unusable") \
+    X(CLRT_EOPENCL, -8, "an OpenCL call failed unexpectedly")
+
+enum clrt_status {
+#define CLRT_STATUS_ENUM_(name, value, text) name = value,
+    CLRT_STATUS_MAP(CLRT_STATUS_ENUM_)
+#undef CLRT_STATUS_ENUM_
+};
+
+/** The code's name, e.g. "CLRT_ESHAPE"; "CLRT_UNKNOWN" for other values. Never NULL. */
+CLRT_API const char *clrt_status_name(int status);
+/** One human sentence describing the code. Never NULL. */
+CLRT_API const char *clrt_status_string(int status);
+/** This thread's last failure in detail: what failed, the OpenCL call and its
+ *  code by name, the device, and for build failures the full build log.
+ *  Empty string when nothing has failed on this thread. Never NULL. The text is
+ *  valid until the next clrt call on this thread. */
+CLRT_API const char *clrt_error_message(void);
+/** @} */
+
+/** @defgroup device Devices
+ *  Every device of every platform the OpenCL ICD loader knows, in one list.
+ *
+ *  Selector grammar (for clrt_context_create and $CLRT_DEVICE):
+ *    - "N"        the index N as clrt_device_list / clrt-info print it
+ *    - "P:D"      device D of platform P (P counts every platform the loader lists)
+ *    - "gpu", "cpu", "accelerator"   the best-ranked device of that type
+ *    - anything else: a case-insensitive substring of platform, vendor or device name;
+ *      the best-ranked matching device is taken.
+ *  Default ranking: GPU, then accelerator, then CPU; checking or emulating
+ *  devices (Oclgrind, Mesa llvmpipe) below every native driver; then compute
+ *  units x clock. A selector that matches nothing is an error, never a fall-back.
+ *  @{ */
+enum clrt_device_type {
+    CLRT_DEVICE_CPU = 1,
+    CLRT_DEVICE_GPU = 2,
+    CLRT_DEVICE_ACCELERATOR = 3,
+    CLRT_DEVICE_OTHER = 4
+};
+
+typedef struct clrt_device_info {
+    size_t index;               /**< position in clrt_device_list order: selector "N" */
+    unsigned platform_index;    /**< P of selector "P:D"; counts every platform, even empty ones */
+    unsigned device_index;      /**< D of selector "P:D" */
+    int type;                   /**< exactly one of enum clrt_device_type */
+    char name[256];             /**< CL_DEVICE_NAME */
+    char vendor[256];           /**< CL_DEVICE_VENDOR */
+    char platform[256];         /**< CL_PLATFORM_NAME */
+    char driver[256];           /**< CL_DRIVER_VERSION */
+    unsigned compute_units;     /**< CL_DEVICE_MAX_COMPUTE_UNITS */
+    uint64_t global_mem;        /**< bytes */
+    uint64_t max_alloc;         /**< bytes: the largest single buffer */
+    uint64_t local_mem;         /**< bytes */
+    size_t max_work_group;      /**< work-items */
+    int has_fp64;               /**< nonzero when CLRT_FLOAT64 buffers are possible */
+} clrt_device_info;
+
+/** Fill out[0..min(count, capacity)) and set *count to the number of devices.
+ *  out may be NULL (with any capacity) to only count. No OpenCL platform
+ *  installed is not an error: CLRT_OK and *count = 0. count must not be NULL. */
+CLRT_API int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count);
+/** @} */
+
+/** @defgroup context Contexts
+ *  @{ */
+typedef struct clrt_context clrt_context;
+
+/** Open a context on one device. selector NULL or "" means $CLRT_DEVICE when
+ *  set, else the default ranking. CLRT_ENODEVICE when nothing matches (the
+ *  message lists the devices that exist) or when no platform is installed. */
+CLRT_API int clrt_context_create(clrt_context **out, const char *selector);
+/** Release the context. Its queues and buffers should be destroyed first. */
+CLRT_API void clrt_context_destroy(clrt_context *ctx);
+/** The device the context runs on. */
+CLRT_API int clrt_context_device(const clrt_context *ctx, clrt_device_info *out);
+/** @} */
+
+/** @defgroup queue Queues
+ *  An in-order queue. Operations enqueued on it are asynchronous; a device
+ *  failure may only show at clrt_queue_finish or clrt_buffer_read, as
+ *  CLRT_EDEVICE or CLRT_ENOMEM, after which the context is marked failed and
+ *  every later call on it returns CLRT_EDEVICE.
+ *  @{ */
+typedef struct clrt_queue clrt_queue;
+
+CLRT_API int clrt_queue_create(clrt_queue **out, clrt_context *ctx);
+/** Block until everything enqueued on q has completed. */
+CLRT_API int clrt_queue_finish(clrt_queue *q);
+/** Waits for the queue's work, then releases it. */
+CLRT_API void clrt_queue_destroy(clrt_queue *q);
+/** @} */
+
+/** @defgroup buffer Buffers
+ *  A dense row-major rows x cols matrix on the device; a vector is 1 x n.
+ *  @{ */
+typedef enum { CLRT_FLOAT32 = 1, CLRT_FLOAT64 = 2 } clrt_dtype;
+
+typedef struct clrt_buffer clrt_buffer;
+
+/** CLRT_EINVAL for a zero dimension, an unknown dtype or a byte size that
+ *  overflows; CLRT_ENOMEM above the device's max_alloc (both before any
+ *  OpenCL call); CLRT_EUNSUPPORTED for CLRT_FLOAT64 on a device without fp64.
+ *  The contents start undefined. */
+CLRT_API int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype,
+                                size_t rows, size_t cols);
+CLRT_API void clrt_buffer_destroy(clrt_buffer *buf);
+/** 0 for NULL. */
+CLRT_API size_t clrt_buffer_rows(const clrt_buffer *buf);
+/** 0 for NULL. */
+CLRT_API size_t clrt_buffer_cols(const clrt_buffer *buf);
+/** 0 (not a dtype) for NULL. */
+CLRT_API clrt_dtype clrt_buffer_dtype(const clrt_buffer *buf);
+
+/** Copy count elements (of the buffer's dtype, row-major) from host memory.
+ *  count must equal rows*cols. Returns when src may be reused. */
+CLRT_API int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count);
+/** Copy count = rows*cols elements to host memory, after all earlier work on
+ *  q; blocks until dst is filled. */
+CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t count);
+/** @} */
+
+/** @defgroup ops Math
+ *  Destination first; enqueued on q, not waited for. All operands belong to
+ *  q's context (else CLRT_EINVAL) and have the same dtype (else CLRT_ESHAPE).
+ *  @{ */
+/** c = a + b elementwise; a, b, c of one shape. May run in place (c == a or c == b). */
+CLRT_API int clrt_add(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b);
+/** c(MxN) = a(MxK) b(KxN). c must not be a or b (CLRT_EINVAL). */
+CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLRT_CLRT_H */

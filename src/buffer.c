@@ -1,0 +1,139 @@
+/* Device matrices and host transfers. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "debug.h"
+#include "internal.h"
+
+int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, size_t rows,
+                       size_t cols)
+{
+    static const char func[] = "clrt_buffer_create";
+    if (!out)
+        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    *out = NULL;
+    int status = clrt__check_context(ctx, func);
+    if (status != CLRT_OK)
+        return status;
+    size_t elem = clrt__dtype_size((int)dtype);
+    if (!elem)
+        return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32 or CLRT_FLOAT64)",
+                          (int)dtype);
+    size_t bytes;
+    if (clrt__matrix_bytes(rows, cols, elem, &bytes) != 0)
+        return clrt__fail(CLRT_EINVAL, func, "%zu x %zu %s: %s", rows, cols,
+                          dtype == CLRT_FLOAT32 ? "float32" : "float64",
+                          (rows == 0 || cols == 0) ? "a dimension is zero" : "the byte size overflows");
+    if (dtype == CLRT_FLOAT64 && !ctx->info.has_fp64)
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "device '%s' has no fp64 (cl_khr_fp64)",
+                          ctx->info.name);
+    if ((uint64_t)bytes > ctx->info.max_alloc)
+        return clrt__fail(CLRT_ENOMEM, func,
+                          "%zu x %zu needs %zu bytes, above the largest buffer device '%s' allows "
+                          "(%llu bytes)",
+                          rows, cols, bytes, ctx->info.name, (unsigned long long)ctx->info.max_alloc);
+
+    clrt_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    cl_int err = clrt__fault(CLRT_FAULT_CREATE_BUFFER);
+    if (err == CL_SUCCESS)
+        b->cl = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS || !b->cl) {
+        free(b);
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateBuffer", ctx,
+                             "cannot allocate %zu bytes", bytes);
+    }
+    b->tag = CLRT_TAG_BUFFER;
+    b->ctx = ctx;
+    b->dtype = dtype;
+    b->rows = rows;
+    b->cols = cols;
+    b->bytes = bytes;
+    clrt__context_retain(ctx);
+    clrt__live(CLRT_LIVE_BUFFER, +1);
+    *out = b;
+    return CLRT_OK;
+}
+
+void clrt_buffer_destroy(clrt_buffer *buf)
+{
+    if (!buf)
+        return;
+    if (buf->tag != CLRT_TAG_BUFFER) {
+        clrt__fail(CLRT_EINVAL, "clrt_buffer_destroy", "%p is not a live clrt buffer; ignored",
+                   (void *)buf);
+        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        return;
+    }
+    buf->tag = CLRT_TAG_DEAD;
+    /* OpenCL keeps the memory until the commands using it have completed. */
+    clReleaseMemObject(buf->cl);
+    clrt__context_release(buf->ctx);
+    free(buf);
+    clrt__live(CLRT_LIVE_BUFFER, -1);
+}
+
+size_t clrt_buffer_rows(const clrt_buffer *buf)
+{
+    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->rows : 0;
+}
+
+size_t clrt_buffer_cols(const clrt_buffer *buf)
+{
+    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->cols : 0;
+}
+
+clrt_dtype clrt_buffer_dtype(const clrt_buffer *buf)
+{
+    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->dtype : (clrt_dtype)0;
+}
+
+/* The checks read and write share: queue, buffer, same context, host pointer, count. */
+static int check_transfer(const clrt_queue *q, const clrt_buffer *b, const char *name,
+                          const void *host, size_t count, const char *func)
+{
+    int status = clrt__check_queue(q, func);
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(b, func, name);
+    if (status != CLRT_OK)
+        return status;
+    if (b->ctx != q->ctx)
+        return clrt__fail(CLRT_EINVAL, func, "the buffer and the queue belong to different contexts");
+    if (!host)
+        return clrt__fail(CLRT_EINVAL, func, "host pointer is NULL");
+    if (count != b->rows * b->cols)
+        return clrt__fail(CLRT_EINVAL, func, "count is %zu but the buffer holds %zu x %zu = %zu elements",
+                          count, b->rows, b->cols, b->rows * b->cols);
+    return CLRT_OK;
+}
+
+int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count)
+{
+    static const char func[] = "clrt_buffer_write";
+    int status = check_transfer(q, dst, "dst", src, count, func);
+    if (status != CLRT_OK)
+        return status;
+    /* Blocking: the contract is that src may be reused on return, and a
+     * non-blocking write would need a host copy to honour that. */
+    cl_int err = clrt__fault(CLRT_FAULT_WRITE);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(q->cl, dst->cl, CL_TRUE, 0, dst->bytes, src, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
+    return CLRT_OK;
+}
+
+int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t count)
+{
+    static const char func[] = "clrt_buffer_read";
+    int status = check_transfer(q, src, "src", dst, count, func);
+    if (status != CLRT_OK)
+        return status;
+    cl_int err = clrt__fault(CLRT_FAULT_READ);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(q->cl, src->cl, CL_TRUE, 0, src->bytes, dst, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueReadBuffer");
+    return CLRT_OK;
+}

@@ -1,0 +1,186 @@
+/* Status names and sentences (from the one X-macro in clrt.h) and the
+ * per-thread failure message. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *clrt_version(void)
+{
+#define CLRT_STR2_(x) #x
+#define CLRT_STR_(x) CLRT_STR2_(x)
+    return CLRT_STR_(CLRT_VERSION_MAJOR) "." CLRT_STR_(CLRT_VERSION_MINOR) "." CLRT_STR_(
+        CLRT_VERSION_PATCH);
+}
+
+const char *clrt_status_name(int status)
+{
+    switch (status) {
+#define CLRT_STATUS_NAME_(name, value, text) \
+    case value:                              \
+        return #name;
+        CLRT_STATUS_MAP(CLRT_STATUS_NAME_)
+#undef CLRT_STATUS_NAME_
+    }
+    return "CLRT_UNKNOWN";
+}
+
+const char *clrt_status_string(int status)
+{
+    switch (status) {
+#define CLRT_STATUS_TEXT_(name, value, text) \
+    case value:                              \
+        return text;
+        CLRT_STATUS_MAP(CLRT_STATUS_TEXT_)
+#undef CLRT_STATUS_TEXT_
+    }
+    return "unknown status code";
+}
+
+/* The message lives on the heap, per thread: build logs can be long, and a
+ * large static TLS block can fail to load in a dlopen'ed library. */
+typedef struct message {
+    char *text;
+    size_t len, cap;
+} message;
+
+static pthread_key_t message_key;
+static pthread_once_t message_once = PTHREAD_ONCE_INIT;
+
+static void message_free(void *p)
+{
+    message *m = p;
+    if (m) {
+        free(m->text);
+        free(m);
+    }
+}
+
+static void message_key_create(void) { pthread_key_create(&message_key, message_free); }
+
+static message *message_get(void)
+{
+    pthread_once(&message_once, message_key_create);
+    message *m = pthread_getspecific(message_key);
+    if (!m) {
+        m = calloc(1, sizeof *m);
+        if (!m || pthread_setspecific(message_key, m) != 0) {
+            free(m);
+            return NULL;
+        }
+    }
+    return m;
+}
+
+static void message_vappend(message *m, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0) {
+        va_end(again);
+        return;
+    }
+    size_t need = m->len + (size_t)n + 1;
+    if (need > m->cap) {
+        size_t cap = m->cap ? m->cap : 256;
+        while (cap < need)
+            cap *= 2;
+        char *text = realloc(m->text, cap);
+        if (!text) {
+            va_end(again);
+            return; /* keep the old message rather than fail the caller */
+        }
+        m->text = text;
+        m->cap = cap;
+    }
+    vsnprintf(m->text + m->len, m->cap - m->len, fmt, again);
+    m->len += (size_t)n;
+    va_end(again);
+}
+
+static void message_append(message *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message_vappend(m, fmt, ap);
+    va_end(ap);
+}
+
+static message *message_reset(void)
+{
+    message *m = message_get();
+    if (m) {
+        m->len = 0;
+        if (m->text)
+            m->text[0] = '\0';
+    }
+    return m;
+}
+
+const char *clrt_error_message(void)
+{
+    message *m = message_get();
+    return (m && m->text) ? m->text : "";
+}
+
+int clrt__fail(int status, const char *func, const char *fmt, ...)
+{
+    message *m = message_reset();
+    if (!m)
+        return status;
+    message_append(m, "%s: ", func);
+    va_list ap;
+    va_start(ap, fmt);
+    message_vappend(m, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
+                  const clrt_context *ctx, const char *fmt, ...)
+{
+    message *m = message_reset();
+    if (!m)
+        return status;
+    message_append(m, "%s: ", func);
+    va_list ap;
+    va_start(ap, fmt);
+    message_vappend(m, fmt, ap);
+    va_end(ap);
+    message_append(m, " (%s returned %s (%d)", clcall, clrt__cl_error_name(code), (int)code);
+    if (ctx)
+        message_append(m, " on device '%s', %s", ctx->info.name, ctx->info.platform);
+    message_append(m, ")");
+    return status;
+}
+
+void clrt__error_append(const char *text)
+{
+    message *m = message_get();
+    if (m)
+        message_append(m, "%s", text);
+}
+
+int clrt__status_from_cl(cl_int code)
+{
+    switch (code) {
+    case CL_OUT_OF_HOST_MEMORY:
+    case CL_OUT_OF_RESOURCES:
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+    case CL_INVALID_BUFFER_SIZE:
+        return CLRT_ENOMEM;
+    case CL_BUILD_PROGRAM_FAILURE:
+    case CL_COMPILER_NOT_AVAILABLE:
+    case CL_INVALID_BUILD_OPTIONS:
+        return CLRT_EBUILD;
+    case CL_DEVICE_NOT_AVAILABLE:
+    case CL_INVALID_COMMAND_QUEUE:
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+        return CLRT_EDEVICE;
+    default:
+        return CLRT_EOPENCL;
+    }
+}

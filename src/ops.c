@@ -1,0 +1,201 @@
+/* Built-in math: argument checks, then the kernel for (op, dtype) of this
+ * context, built on first use with parameters fitted to the device. */
+#include <limits.h>
+#include <stdio.h>
+
+#include "debug.h"
+#include "internal.h"
+
+static const char *const op_kernel_name[CLRT_OP_COUNT] = {"add", "matmul"};
+
+static const char *op_source(int op) { return op == CLRT_OP_ADD ? clrt_cl_add : clrt_cl_matmul; }
+
+static void default_params(const clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k)
+{
+    if (op == CLRT_OP_ADD) {
+        if (!clrt__override_add(&k->params.add))
+            clrt_add_params_default(&ctx->facts, elem, &k->params.add);
+    } else {
+        if (!clrt__override_matmul(&k->params.matmul))
+            clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
+    }
+}
+
+static int options_for(const clrt_op_kernel *k, int op, size_t elem, char *buf, size_t cap)
+{
+    return op == CLRT_OP_ADD ? clrt_add_options(&k->params.add, elem, buf, cap)
+                             : clrt_matmul_options(&k->params.matmul, elem, buf, cap);
+}
+
+/* Fit the parameters to what the built kernel can really do: drivers may
+ * allow fewer work-items per group for a given kernel than the device maximum
+ * (registers), and local memory is a hard limit. 1 = changed, rebuild. */
+static int fit(clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k, size_t kernel_wg)
+{
+    if (op == CLRT_OP_ADD)
+        return clrt_add_params_shrink(&k->params.add, kernel_wg);
+    return clrt_matmul_params_shrink(&k->params.matmul, kernel_wg, (size_t)ctx->facts.local_mem, elem);
+}
+
+/* Build (once) the kernel of op for dtype and settle its parameters. */
+static int resolve(clrt_context *ctx, int op, clrt_dtype dtype, const char *func, clrt_op_kernel **out)
+{
+    clrt_op_kernel *k = &ctx->ops[op][dtype - 1];
+    *out = k;
+    if (atomic_load_explicit(&k->ready, memory_order_acquire))
+        return CLRT_OK;
+
+    clrt_mutex_lock(&k->launch_lock);
+    int status = CLRT_OK;
+    if (!atomic_load_explicit(&k->ready, memory_order_relaxed)) {
+        size_t elem = clrt__dtype_size((int)dtype);
+        default_params(ctx, op, elem, k);
+        for (int attempt = 0; attempt < 16; attempt++) {
+            char options[512];
+            if (options_for(k, op, elem, options, sizeof options) != 0) {
+                status = clrt__fail(CLRT_EOPENCL, func, "kernel options too long");
+                break;
+            }
+            cl_program program;
+            status = clrt__program_get(ctx, op_source(op), 1, options, func, &program);
+            if (status != CLRT_OK)
+                break;
+            cl_int err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+            cl_kernel kernel = NULL;
+            if (err == CL_SUCCESS)
+                kernel = clCreateKernel(program, op_kernel_name[op], &err);
+            if (err != CL_SUCCESS || !kernel) {
+                status = clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateKernel", ctx,
+                                       "cannot create kernel '%s'", op_kernel_name[op]);
+                break;
+            }
+            clrt__live(CLRT_LIVE_KERNEL, +1);
+            size_t kernel_wg = 0;
+            if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
+                                         &kernel_wg, NULL) != CL_SUCCESS)
+                kernel_wg = ctx->facts.max_work_group;
+            int changed = fit(ctx, op, elem, k, kernel_wg);
+            if (changed == 0) {
+                k->kernel = kernel;
+                atomic_store_explicit(&k->ready, 1, memory_order_release);
+                break;
+            }
+            clReleaseKernel(kernel);
+            clrt__live(CLRT_LIVE_KERNEL, -1);
+            if (changed < 0) {
+                status = clrt__fail(CLRT_EUNSUPPORTED, func,
+                                    "kernel '%s' cannot fit device '%s' (%zu work-items per group)",
+                                    op_kernel_name[op], ctx->info.name, kernel_wg);
+                break;
+            }
+        }
+        if (status == CLRT_OK && !atomic_load(&k->ready))
+            status = clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'",
+                                ctx->info.name);
+    }
+    clrt_mutex_unlock(&k->launch_lock);
+    return status;
+}
+
+void clrt__ops_release(clrt_context *ctx)
+{
+    for (int op = 0; op < CLRT_OP_COUNT; op++)
+        for (int t = 0; t < 2; t++)
+            if (ctx->ops[op][t].kernel) {
+                clReleaseKernel(ctx->ops[op][t].kernel);
+                clrt__live(CLRT_LIVE_KERNEL, -1);
+                ctx->ops[op][t].kernel = NULL;
+            }
+}
+
+/* Set the arguments and enqueue, holding the kernel's lock so that no other
+ * thread changes its arguments in between. */
+static int launch(clrt_queue *q, clrt_op_kernel *k, const char *func, unsigned nargs, const size_t *sizes,
+                  const void *const *values, cl_uint dims, const size_t *global, const size_t *local)
+{
+    clrt_mutex_lock(&k->launch_lock);
+    cl_int err = clrt__fault(CLRT_FAULT_SET_ARG);
+    for (cl_uint i = 0; i < nargs && err == CL_SUCCESS; i++)
+        err = clSetKernelArg(k->kernel, i, sizes[i], values[i]);
+    if (err != CL_SUCCESS) {
+        clrt_mutex_unlock(&k->launch_lock);
+        return clrt__fail_cl(CLRT_EOPENCL, func, err, "clSetKernelArg", q->ctx, "cannot set arguments");
+    }
+    err = clrt__fault(CLRT_FAULT_ENQUEUE_KERNEL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(q->cl, k->kernel, dims, NULL, global, local, 0, NULL, NULL);
+    clrt_mutex_unlock(&k->launch_lock);
+    if (err == CL_SUCCESS)
+        return CLRT_OK;
+    int status = clrt__status_from_cl(err);
+    if (status == CLRT_EDEVICE)
+        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueNDRangeKernel");
+    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", q->ctx, "cannot launch");
+}
+
+/* Checks common to both ops: live handles, one context. */
+static int check_operands(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a,
+                          const clrt_buffer *b, const char *func)
+{
+    int status = clrt__check_queue(q, func);
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(c, func, "c");
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(a, func, "a");
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(b, func, "b");
+    if (status != CLRT_OK)
+        return status;
+    if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
+        return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    if (a->dtype != b->dtype || a->dtype != c->dtype)
+        return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %d, a %d, b %d)", (int)c->dtype,
+                          (int)a->dtype, (int)b->dtype);
+    return CLRT_OK;
+}
+
+int clrt_add(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
+{
+    static const char func[] = "clrt_add";
+    int status = check_operands(q, c, a, b, func);
+    if (status != CLRT_OK)
+        return status;
+    if (a->rows != b->rows || a->cols != b->cols || c->rows != a->rows || c->cols != a->cols)
+        return clrt__fail(CLRT_ESHAPE, func, "shapes differ: c %zux%zu, a %zux%zu, b %zux%zu", c->rows,
+                          c->cols, a->rows, a->cols, b->rows, b->cols);
+    clrt_op_kernel *k;
+    status = resolve(q->ctx, CLRT_OP_ADD, a->dtype, func, &k);
+    if (status != CLRT_OK)
+        return status;
+    cl_ulong n = (cl_ulong)a->rows * a->cols;
+    size_t global[1], local[1];
+    clrt_add_geometry(&k->params.add, (size_t)n, global, local);
+    const size_t sizes[] = {sizeof n, sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+    const void *const values[] = {&n, &a->cl, &b->cl, &c->cl};
+    return launch(q, k, func, 4, sizes, values, 1, global, local);
+}
+
+int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
+{
+    static const char func[] = "clrt_matmul";
+    int status = check_operands(q, c, a, b, func);
+    if (status != CLRT_OK)
+        return status;
+    if (c == a || c == b)
+        return clrt__fail(CLRT_EINVAL, func, "the output c is also an input; matmul cannot run in place");
+    if (a->cols != b->rows || c->rows != a->rows || c->cols != b->cols)
+        return clrt__fail(CLRT_ESHAPE, func, "c(%zux%zu) = a(%zux%zu) b(%zux%zu): need a MxK, b KxN, c MxN",
+                          c->rows, c->cols, a->rows, a->cols, b->rows, b->cols);
+    if (a->rows > UINT_MAX || a->cols > UINT_MAX || b->cols > UINT_MAX)
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "matmul dimensions above %u are not supported", UINT_MAX);
+    clrt_op_kernel *k;
+    status = resolve(q->ctx, CLRT_OP_MATMUL, a->dtype, func, &k);
+    if (status != CLRT_OK)
+        return status;
+    cl_uint M = (cl_uint)a->rows, K = (cl_uint)a->cols, N = (cl_uint)b->cols;
+    size_t global[2], local[2];
+    clrt_matmul_geometry(&k->params.matmul, M, N, global, local);
+    const size_t sizes[] = {sizeof M, sizeof N, sizeof K, sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+    const void *const values[] = {&M, &N, &K, &a->cl, &b->cl, &c->cl};
+    return launch(q, k, func, 6, sizes, values, 2, global, local);
+}

@@ -1,0 +1,125 @@
+/* Program cache: each (source, build options) is compiled once per context,
+ * on first use, and kept until the context goes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "internal.h"
+
+struct clrt_program_entry {
+    const char *source;   /* static, or the owned copy below */
+    char *owned_source;
+    char *options;
+    cl_program program;
+    struct clrt_program_entry *next;
+};
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Put the device's build log in the error message, whole. */
+static void append_build_log(cl_program program, cl_device_id device)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+        size == 0)
+        return;
+    char *log = malloc(size + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        clrt__error_append("\nBuild log:\n");
+        clrt__error_append(log);
+    }
+    free(log);
+}
+
+static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
+                 cl_program *out)
+{
+    cl_int err = clrt__fault(CLRT_FAULT_CREATE_PROGRAM);
+    cl_program program = NULL;
+    if (err == CL_SUCCESS)
+        program = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS || !program)
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateProgramWithSource", ctx,
+                             "cannot create a program");
+    clrt__live(CLRT_LIVE_PROGRAM, +1);
+
+    err = clrt__fault(CLRT_FAULT_BUILD);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        int status = clrt__status_from_cl(err);
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS)
+            status = CLRT_EBUILD;
+        clrt__fail_cl(status, func, err, "clBuildProgram", ctx, "kernel build failed with options \"%s\"",
+                      options);
+        append_build_log(program, ctx->device);
+        clReleaseProgram(program);
+        clrt__live(CLRT_LIVE_PROGRAM, -1);
+        return status;
+    }
+    *out = program;
+    return CLRT_OK;
+}
+
+int clrt__program_get(clrt_context *ctx, const char *source, int static_source, const char *options,
+                      const char *func, cl_program *out)
+{
+    clrt_mutex_lock(&ctx->lock);
+    for (struct clrt_program_entry *e = ctx->programs; e; e = e->next) {
+        if ((e->source == source || strcmp(e->source, source) == 0) && strcmp(e->options, options) == 0) {
+            *out = e->program;
+            clrt_mutex_unlock(&ctx->lock);
+            return CLRT_OK;
+        }
+    }
+    /* Built under the lock: two threads asking for the same program wait for
+     * one build rather than compiling twice. */
+    struct clrt_program_entry *e = calloc(1, sizeof *e);
+    int status = CLRT_ENOMEM;
+    if (e && (e->options = dup_string(options)) &&
+        (static_source || (e->owned_source = dup_string(source)))) {
+        e->source = static_source ? source : e->owned_source;
+        status = build(ctx, source, options, func, &e->program);
+    } else {
+        clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    }
+    if (status != CLRT_OK) {
+        if (e) {
+            free(e->options);
+            free(e->owned_source);
+        }
+        free(e);
+        clrt_mutex_unlock(&ctx->lock);
+        return status;
+    }
+    e->next = ctx->programs;
+    ctx->programs = e;
+    *out = e->program;
+    clrt_mutex_unlock(&ctx->lock);
+    return CLRT_OK;
+}
+
+void clrt__programs_release(clrt_context *ctx)
+{
+    struct clrt_program_entry *e = ctx->programs;
+    while (e) {
+        struct clrt_program_entry *next = e->next;
+        clReleaseProgram(e->program);
+        clrt__live(CLRT_LIVE_PROGRAM, -1);
+        free(e->options);
+        free(e->owned_source);
+        free(e);
+        e = next;
+    }
+    ctx->programs = NULL;
+}

@@ -1,0 +1,68 @@
+/* In-order command queues. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "debug.h"
+#include "internal.h"
+
+int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
+{
+    static const char func[] = "clrt_queue_create";
+    if (!out)
+        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    *out = NULL;
+    int status = clrt__check_context(ctx, func);
+    if (status != CLRT_OK)
+        return status;
+
+    clrt_queue *q = calloc(1, sizeof *q);
+    if (!q)
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    cl_int err = clrt__fault(CLRT_FAULT_CREATE_QUEUE);
+    if (err == CL_SUCCESS)
+        q->cl = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
+    if (err != CL_SUCCESS || !q->cl) {
+        free(q);
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateCommandQueue", ctx,
+                             "cannot create a command queue");
+    }
+    q->tag = CLRT_TAG_QUEUE;
+    q->ctx = ctx;
+    clrt__context_retain(ctx);
+    clrt__live(CLRT_LIVE_QUEUE, +1);
+    *out = q;
+    return CLRT_OK;
+}
+
+int clrt_queue_finish(clrt_queue *q)
+{
+    static const char func[] = "clrt_queue_finish";
+    int status = clrt__check_queue(q, func);
+    if (status != CLRT_OK)
+        return status;
+    cl_int err = clrt__fault(CLRT_FAULT_FINISH);
+    if (err == CL_SUCCESS)
+        err = clFinish(q->cl);
+    if (err != CL_SUCCESS)
+        return clrt__context_fail_late(q->ctx, func, err, "clFinish");
+    return CLRT_OK;
+}
+
+void clrt_queue_destroy(clrt_queue *q)
+{
+    if (!q)
+        return;
+    if (q->tag != CLRT_TAG_QUEUE) {
+        clrt__fail(CLRT_EINVAL, "clrt_queue_destroy", "%p is not a live clrt queue; ignored", (void *)q);
+        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        return;
+    }
+    q->tag = CLRT_TAG_DEAD;
+    /* Work still queued may use buffers the caller frees next: wait for it.
+     * A failure here was (or will be) reported by finish or read. */
+    clFinish(q->cl);
+    clReleaseCommandQueue(q->cl);
+    clrt__context_release(q->ctx);
+    free(q);
+    clrt__live(CLRT_LIVE_QUEUE, -1);
+}

@@ -1,0 +1,43 @@
+/* Device selectors and the default ranking: pure functions over a device
+ * list, so they are unit-tested without any OpenCL device. */
+#ifndef CLRT_SELECTOR_H
+#define CLRT_SELECTOR_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+typedef enum {
+    CLRT_SEL_DEFAULT,   /* NULL or blank: the default ranking */
+    CLRT_SEL_INDEX,     /* "N" */
+    CLRT_SEL_PD,        /* "P:D" */
+    CLRT_SEL_TYPE,      /* "gpu" | "cpu" | "accelerator" */
+    CLRT_SEL_TEXT,      /* substring of platform, vendor or device name */
+    CLRT_SEL_MALFORMED  /* digits and colons that are neither N nor P:D, e.g. "1:", "-1" */
+} clrt_selector_kind;
+
+typedef struct clrt_selector {
+    clrt_selector_kind kind;
+    size_t index;          /* CLRT_SEL_INDEX */
+    unsigned platform;     /* CLRT_SEL_PD */
+    unsigned device;       /* CLRT_SEL_PD */
+    int type;              /* CLRT_SEL_TYPE: a CLRT_DEVICE_* value */
+    const char *text;      /* CLRT_SEL_TEXT: the selector, surrounding blanks included */
+    size_t text_len;       /* length of the trimmed text */
+} clrt_selector;
+
+/* Parse text (may be NULL). Numbers too large for their field parse as
+ * indices that match nothing rather than wrapping. */
+void clrt__selector_parse(const char *text, clrt_selector *out);
+
+/* Nonzero for checking or emulating devices that must rank below every native
+ * driver: Oclgrind, Mesa's llvmpipe/softpipe. */
+int clrt__device_is_emulator(const clrt_device_info *info);
+
+/* Ranking key: higher is better. */
+unsigned long long clrt__device_rank(const clrt_device_entry *dev);
+
+/* The position in devs of the best device matching sel, or -1. */
+long clrt__selector_pick(const clrt_selector *sel, const clrt_device_entry *devs, size_t n);
+
+#endif

@@ -1,0 +1,71 @@
+/* Argument checks shared by every entry point. They run before any OpenCL
+ * call so that a bad argument never reaches a driver. */
+#include <stdint.h>
+
+#include "internal.h"
+
+size_t clrt__dtype_size(int dtype)
+{
+    switch (dtype) {
+    case CLRT_FLOAT32:
+        return 4;
+    case CLRT_FLOAT64:
+        return 8;
+    }
+    return 0;
+}
+
+int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes)
+{
+    if (rows == 0 || cols == 0 || elem == 0)
+        return -1;
+    if (rows > SIZE_MAX / cols || rows * cols > SIZE_MAX / elem)
+        return -1;
+    *bytes = rows * cols * elem;
+    return 0;
+}
+
+/* A context that hit a late device error refuses all further work. */
+static int check_not_failed(const clrt_context *ctx, const char *func)
+{
+    if (atomic_load(&ctx->failed))
+        return clrt__fail(CLRT_EDEVICE, func,
+                          "the context on device '%s' failed earlier and can only be destroyed: %s",
+                          ctx->info.name, ctx->failure);
+    return CLRT_OK;
+}
+
+int clrt__check_context(const clrt_context *ctx, const char *func)
+{
+    if (!ctx)
+        return clrt__fail(CLRT_EINVAL, func, "context is NULL");
+    if (ctx->tag != CLRT_TAG_CONTEXT)
+        return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt context (destroyed, or not a context)",
+                          (const void *)ctx);
+    /* The caller gave the context up: no new queues or buffers on it. Those
+     * it still has keep working until they are destroyed. */
+    if (atomic_load(&ctx->destroyed))
+        return clrt__fail(CLRT_EINVAL, func, "the context was destroyed");
+    return check_not_failed(ctx, func);
+}
+
+int clrt__check_queue(const clrt_queue *q, const char *func)
+{
+    if (!q)
+        return clrt__fail(CLRT_EINVAL, func, "queue is NULL");
+    if (q->tag != CLRT_TAG_QUEUE)
+        return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt queue (destroyed, or not a queue)",
+                          (const void *)q);
+    return check_not_failed(q->ctx, func);
+}
+
+int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what)
+{
+    if (!b)
+        return clrt__fail(CLRT_EINVAL, func, "buffer %s is NULL", what);
+    if (b->tag != CLRT_TAG_BUFFER)
+        return clrt__fail(CLRT_EINVAL, func,
+                          "buffer %s (%p) is not a live clrt buffer (destroyed, or not a buffer)", what,
+                          (const void *)b);
+    return CLRT_OK;
+}

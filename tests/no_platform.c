@@ -1,0 +1,45 @@
+/* With no OpenCL platform at all (OCL_ICD_VENDORS at an empty folder):
+ * an empty device list, and CLRT_ENODEVICE with an install hint. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static void empty_list(void **state)
+{
+    (void)state;
+    size_t n = 99;
+    TU_OK(clrt_device_list(NULL, 0, &n));
+    assert_int_equal(n, 0);
+    clrt_device_info info;
+    n = 99;
+    TU_OK(clrt_device_list(&info, 1, &n));
+    assert_int_equal(n, 0);
+}
+
+static void context_says_install_a_driver(void **state)
+{
+    (void)state;
+    clrt_context *ctx = (clrt_context *)0x1;
+    TU_STATUS(CLRT_ENODEVICE, clrt_context_create(&ctx, NULL));
+    assert_null(ctx);
+    assert_non_null(strstr(clrt_error_message(), "POCL"));
+    TU_STATUS(CLRT_ENODEVICE, clrt_context_create(&ctx, "gpu"));
+    TU_STATUS(CLRT_ENODEVICE, clrt_context_create(&ctx, "0"));
+    tu_assert_no_live_handles();
+}
+
+int main(void)
+{
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    if (!vendors || !*vendors) {
+        fprintf(stderr, "run me with OCL_ICD_VENDORS set to an empty folder\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(empty_list),
+        cmocka_unit_test(context_says_install_a_driver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

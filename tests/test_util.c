@@ -1,0 +1,134 @@
+#include "test_util.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "internal.h"
+
+void tu_require_device(void)
+{
+    size_t n = 0;
+    if (clrt_device_list(NULL, 0, &n) != CLRT_OK) {
+        fprintf(stderr, "clrt_device_list failed: %s\n", clrt_error_message());
+        exit(1);
+    }
+    if (n > 0)
+        return;
+    if (getenv("CLRT_TEST_REQUIRE_DEVICE")) {
+        fprintf(stderr, "no OpenCL device, but this run requires one (CLRT_TEST_REQUIRE_DEVICE; "
+                        "OCL_ICD_VENDORS=%s)\n",
+                getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "(unset)");
+        exit(1);
+    }
+    fprintf(stderr, "no OpenCL platform installed: skipping\n");
+    exit(77);
+}
+
+int tu_small(void)
+{
+    const char *s = getenv("CLRT_TEST_SMALL");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+size_t tu_dtype_size(clrt_dtype dtype) { return dtype == CLRT_FLOAT64 ? 8 : 4; }
+
+void tu_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ULL * (seed + 1);
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        double v = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        if (dtype == CLRT_FLOAT64)
+            ((double *)data)[i] = v;
+        else
+            ((float *)data)[i] = (float)v;
+    }
+}
+
+static double get(const void *p, clrt_dtype dtype, size_t i)
+{
+    return dtype == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N, size_t K,
+                   double *ref, double *absref)
+{
+    memset(ref, 0, M * N * sizeof *ref);
+    memset(absref, 0, M * N * sizeof *absref);
+    for (size_t i = 0; i < M; i++)
+        for (size_t k = 0; k < K; k++) {
+            double av = get(a, dtype, i * K + k);
+            for (size_t j = 0; j < N; j++) {
+                double bv = get(b, dtype, k * N + j);
+                ref[i * N + j] += av * bv;
+                absref[i * N + j] += fabs(av * bv);
+            }
+        }
+}
+
+size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
+                        size_t M, size_t N, size_t K)
+{
+    double eps = dtype == CLRT_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
+    size_t bad = 0;
+    for (size_t i = 0; i < M * N; i++) {
+        double bound = 2.0 * (double)K * eps * absref[i] + 1e-30;
+        double v = get(c, dtype, i);
+        if (!(fabs(v - ref[i]) <= bound)) {
+            if (bad < 5)
+                print_message("  c[%zu][%zu] = %.9g, reference %.9g, bound %.3g\n", i / N, i % N, v,
+                              ref[i], bound);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+static const unsigned char canary_byte = 0xA5;
+
+clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,
+                              size_t cols, size_t canary)
+{
+    size_t elem = tu_dtype_size(dtype), total = rows * cols + canary;
+    clrt_buffer *buf = NULL;
+    TU_OK(clrt_buffer_create(&buf, ctx, dtype, 1, total));
+    unsigned char *init = malloc(total * elem);
+    assert_non_null(init);
+    memset(init, canary_byte, total * elem);
+    TU_OK(clrt_buffer_write(q, buf, init, total));
+    free(init);
+    /* Shrink the shape, not the allocation: kernels see rows x cols only. */
+    buf->rows = rows;
+    buf->cols = cols;
+    buf->bytes = rows * cols * elem;
+    return buf;
+}
+
+int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
+{
+    size_t elem = tu_dtype_size(buf->dtype);
+    unsigned char *tail = malloc(canary * elem);
+    assert_non_null(tail);
+    cl_int err = clEnqueueReadBuffer(q->cl, buf->cl, CL_TRUE, buf->bytes, canary * elem, tail, 0, NULL,
+                                     NULL);
+    assert_int_equal(err, CL_SUCCESS);
+    int intact = 1;
+    for (size_t i = 0; i < canary * elem; i++)
+        intact &= tail[i] == canary_byte;
+    free(tail);
+    return intact;
+}
+
+void tu_assert_no_live_handles(void)
+{
+    static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels"};
+    for (int k = 0; k < CLRT_LIVE_KINDS; k++)
+        if (clrt_debug_live(k) != 0)
+            fail_msg("%ld %s still live at teardown", clrt_debug_live(k), kinds[k]);
+}

@@ -1,0 +1,57 @@
+/* Helpers shared by the device test suites: the device under test, host
+ * references, tolerances, and the zero-live-handles check. */
+#ifndef CLRT_TEST_UTIL_H
+#define CLRT_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <clrt/clrt.h>
+
+/* Exit 77 (ctest: skipped) when no OpenCL platform exists, unless
+ * $CLRT_TEST_REQUIRE_DEVICE is set (per-driver runs set it: a driver that
+ * failed to load must fail the run, not skip it). Call first in main(). */
+void tu_require_device(void);
+
+/* Nonzero when $CLRT_TEST_SMALL is set: runs under Oclgrind use small sizes. */
+int tu_small(void);
+
+/* Fill with reproducible values in [-1, 1). */
+void tu_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed);
+
+/* Host reference in double: ref = a b, and absref = |a| |b| (for the bound). */
+void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N, size_t K,
+                   double *ref, double *absref);
+
+/* Number of c[i] outside |c - ref| <= bound, with bound = 2 K eps absref + tiny:
+ * the classical dot-product error bound, so it grows with K. */
+size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
+                        size_t M, size_t N, size_t K);
+
+/* A device buffer of rows x cols with `canary` extra elements after it that no
+ * kernel may touch: the buffer's memory is allocated larger than its shape. */
+clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,
+                              size_t cols, size_t canary);
+/* 1 when the canary after buf is intact. */
+int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary);
+
+/* Assert that no context, queue, buffer, program or kernel is alive. */
+void tu_assert_no_live_handles(void);
+
+size_t tu_dtype_size(clrt_dtype dtype);
+
+/* Assert status == expected, printing clrt_error_message() when it is not. */
+#define TU_STATUS(expected, call)                                                                  \
+    do {                                                                                           \
+        int tu_s_ = (call);                                                                        \
+        if (tu_s_ != (expected))                                                                   \
+            fail_msg("%s returned %s, expected %s: %s", #call, clrt_status_name(tu_s_),           \
+                     clrt_status_name(expected), clrt_error_message());                            \
+    } while (0)
+#define TU_OK(call) TU_STATUS(CLRT_OK, call)
+
+#endif

@@ -1,0 +1,204 @@
+/* Argument validation that needs no device: every entry point refuses NULL,
+ * foreign and stale handles, bad dtypes and sizes before touching OpenCL. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#include "internal.h"
+
+static void status_names_and_strings(void **state)
+{
+    (void)state;
+    static const struct {
+        int code;
+        const char *name;
+    } codes[] = {{CLRT_OK, "CLRT_OK"},           {CLRT_EINVAL, "CLRT_EINVAL"},
+                 {CLRT_ESHAPE, "CLRT_ESHAPE"},   {CLRT_ENODEVICE, "CLRT_ENODEVICE"},
+                 {CLRT_ENOMEM, "CLRT_ENOMEM"},   {CLRT_EBUILD, "CLRT_EBUILD"},
+                 {CLRT_EUNSUPPORTED, "CLRT_EUNSUPPORTED"}, {CLRT_EDEVICE, "CLRT_EDEVICE"},
+                 {CLRT_EOPENCL, "CLRT_EOPENCL"}};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        assert_string_equal(clrt_status_name(codes[i].code), codes[i].name);
+        assert_true(codes[i].code <= 0);
+        const char *s = clrt_status_string(codes[i].code);
+        assert_non_null(s);
+        assert_true(strlen(s) > 5);
+        for (size_t j = 0; j < i; j++) /* every code has its own sentence */
+            assert_string_not_equal(s, clrt_status_string(codes[j].code));
+    }
+    assert_string_equal(clrt_status_name(1), "CLRT_UNKNOWN");
+    assert_string_equal(clrt_status_name(-1000), "CLRT_UNKNOWN");
+    assert_string_equal(clrt_status_name(INT_MIN), "CLRT_UNKNOWN");
+    assert_non_null(clrt_status_string(12345));
+    assert_non_null(clrt_error_message());
+}
+
+static void version(void **state)
+{
+    (void)state;
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", CLRT_VERSION_MAJOR, CLRT_VERSION_MINOR, CLRT_VERSION_PATCH);
+    assert_string_equal(clrt_version(), expect);
+    assert_int_equal(CLRT_VERSION_NUMBER, CLRT_VERSION_MAJOR * 10000 + CLRT_VERSION_MINOR * 100 + CLRT_VERSION_PATCH);
+}
+
+/* The message names the function that failed. */
+static void expect_message_mentions(const char *text)
+{
+    if (!strstr(clrt_error_message(), text))
+        fail_msg("message \"%s\" does not mention \"%s\"", clrt_error_message(), text);
+}
+
+static void null_arguments(void **state)
+{
+    (void)state;
+    clrt_context *ctx = (clrt_context *)0x1;
+    TU_STATUS(CLRT_EINVAL, clrt_context_create(NULL, NULL));
+    expect_message_mentions("clrt_context_create");
+    TU_STATUS(CLRT_EINVAL, clrt_device_list(NULL, 0, NULL));
+    expect_message_mentions("clrt_device_list");
+    TU_STATUS(CLRT_EINVAL, clrt_context_device(NULL, NULL));
+    clrt_device_info info;
+    TU_STATUS(CLRT_EINVAL, clrt_context_device(NULL, &info));
+
+    clrt_queue *q = (clrt_queue *)0x1;
+    TU_STATUS(CLRT_EINVAL, clrt_queue_create(NULL, NULL));
+    TU_STATUS(CLRT_EINVAL, clrt_queue_create(&q, NULL));
+    assert_null(q); /* a failed create clears the output */
+    TU_STATUS(CLRT_EINVAL, clrt_queue_finish(NULL));
+
+    clrt_buffer *b = (clrt_buffer *)0x1;
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, NULL, CLRT_FLOAT32, 4, 4));
+    assert_null(b);
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(NULL, NULL, CLRT_FLOAT32, 4, 4));
+    float host[4];
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_write(NULL, NULL, host, 4));
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_read(NULL, NULL, host, 4));
+    TU_STATUS(CLRT_EINVAL, clrt_add(NULL, NULL, NULL, NULL));
+    expect_message_mentions("clrt_add");
+    TU_STATUS(CLRT_EINVAL, clrt_matmul(NULL, NULL, NULL, NULL));
+    expect_message_mentions("clrt_matmul");
+    (void)ctx;
+}
+
+static void destroy_null_and_getters(void **state)
+{
+    (void)state;
+    clrt_context_destroy(NULL);
+    clrt_queue_destroy(NULL);
+    clrt_buffer_destroy(NULL);
+    assert_int_equal(clrt_buffer_rows(NULL), 0);
+    assert_int_equal(clrt_buffer_cols(NULL), 0);
+    assert_int_equal(clrt_buffer_dtype(NULL), 0);
+}
+
+/* Handles that are not ours (or no longer live) are refused by their tag. */
+static void foreign_handles(void **state)
+{
+    (void)state;
+    union {
+        unsigned tag;
+        char bytes[1024];
+    } junk;
+    memset(&junk, 0x5a, sizeof junk);
+    clrt_queue *q = (clrt_queue *)&junk;
+    clrt_buffer *b = (clrt_buffer *)&junk;
+    clrt_context *c = (clrt_context *)&junk;
+    clrt_buffer *out = NULL;
+    float host[4];
+    TU_STATUS(CLRT_EINVAL, clrt_queue_finish(q));
+    expect_message_mentions("not a live clrt queue");
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&out, c, CLRT_FLOAT32, 2, 2));
+    expect_message_mentions("not a live clrt context");
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_write(q, b, host, 4));
+    TU_STATUS(CLRT_EINVAL, clrt_add(q, b, b, b));
+    TU_STATUS(CLRT_EINVAL, clrt_matmul(q, b, b, b));
+    clrt_device_info info;
+    TU_STATUS(CLRT_EINVAL, clrt_context_device(c, &info));
+    assert_int_equal(clrt_buffer_rows(b), 0);
+    /* destroying a foreign handle is reported and ignored, not a crash */
+    clrt_buffer_destroy(b);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(c);
+    expect_message_mentions("not a live clrt context");
+}
+
+static void sizes_and_dtypes(void **state)
+{
+    (void)state;
+    size_t bytes = 0;
+    assert_int_equal(clrt__dtype_size(CLRT_FLOAT32), 4);
+    assert_int_equal(clrt__dtype_size(CLRT_FLOAT64), 8);
+    assert_int_equal(clrt__dtype_size(0), 0);
+    assert_int_equal(clrt__dtype_size(3), 0);
+    assert_int_equal(clrt__dtype_size(-1), 0);
+    assert_int_equal(clrt__matrix_bytes(3, 5, 4, &bytes), 0);
+    assert_int_equal(bytes, 60);
+    assert_int_equal(clrt__matrix_bytes(0, 5, 4, &bytes), -1);
+    assert_int_equal(clrt__matrix_bytes(5, 0, 4, &bytes), -1);
+    assert_int_equal(clrt__matrix_bytes(SIZE_MAX, 2, 4, &bytes), -1);
+    assert_int_equal(clrt__matrix_bytes(SIZE_MAX / 4 + 1, 1, 4, &bytes), -1);
+    assert_int_equal(clrt__matrix_bytes((size_t)1 << 32, (size_t)1 << 32, 4, &bytes), -1);
+    assert_int_equal(clrt__matrix_bytes(SIZE_MAX / 8, 1, 8, &bytes), 0);
+}
+
+/* A context that failed on the device refuses further work with CLRT_EDEVICE. */
+static void failed_context_refuses_work(void **state)
+{
+    (void)state;
+    clrt_context fake;
+    memset(&fake, 0, sizeof fake);
+    fake.tag = CLRT_TAG_CONTEXT;
+    atomic_init(&fake.failed, 1);
+    snprintf(fake.info.name, sizeof fake.info.name, "fake device");
+    snprintf(fake.failure, sizeof fake.failure, "clFinish returned CL_OUT_OF_RESOURCES");
+    clrt_queue *q = NULL;
+    TU_STATUS(CLRT_EDEVICE, clrt_queue_create(&q, &fake));
+    expect_message_mentions("CL_OUT_OF_RESOURCES");
+    clrt_buffer *b = NULL;
+    TU_STATUS(CLRT_EDEVICE, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 2));
+    assert_null(q);
+    assert_null(b);
+    /* the device can still be asked for */
+    clrt_device_info info;
+    TU_OK(clrt_context_device(&fake, &info));
+    assert_string_equal(info.name, "fake device");
+}
+
+static void unknown_dtype_before_device(void **state)
+{
+    (void)state;
+    clrt_context fake;
+    memset(&fake, 0, sizeof fake);
+    fake.tag = CLRT_TAG_CONTEXT;
+    fake.info.max_alloc = 1 << 20;
+    clrt_buffer *b = NULL;
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, (clrt_dtype)3, 2, 2));
+    expect_message_mentions("dtype");
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 0));
+    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, SIZE_MAX, 2));
+    TU_STATUS(CLRT_EUNSUPPORTED, clrt_buffer_create(&b, &fake, CLRT_FLOAT64, 2, 2));
+    TU_STATUS(CLRT_ENOMEM, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 1024, 1024));
+    expect_message_mentions("largest buffer");
+    assert_null(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(status_names_and_strings),
+        cmocka_unit_test(version),
+        cmocka_unit_test(null_arguments),
+        cmocka_unit_test(destroy_null_and_getters),
+        cmocka_unit_test(foreign_handles),
+        cmocka_unit_test(sizes_and_dtypes),
+        cmocka_unit_test(failed_context_refuses_work),
+        cmocka_unit_test(unknown_dtype_before_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs what clrt needs to build, test and benchmark on Debian 12 (or
+# Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
+# implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
+# CMocka, and the benchmark references (OpenBLAS, CLBlast, gnuplot).
+# Run as root or through sudo. Safe to run again.
+set -eu
+if [ "$(id -u)" -ne 0 ]; then
+    exec sudo "$0" "$@"
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+    build-essential cmake pkg-config git \
+    ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 clinfo \
+    pocl-opencl-icd mesa-opencl-icd oclgrind \
+    libcmocka-dev \
+    libopenblas-dev libclblast-dev gnuplot-nox \
+    >/dev/null
+echo "setup-debian: done"
