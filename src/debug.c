@@ -104,3 +104,14 @@ int clrt__override_add(clrt_add_params *out)
     clrt_mutex_unlock(&override_lock);
     return have;
 }
+
+static atomic_ulong cache_outcomes[3];
+
+void clrt__cache_count(int outcome) { atomic_fetch_add(&cache_outcomes[outcome], 1); }
+
+void clrt_debug_cache_stats(unsigned long *hits, unsigned long *misses, unsigned long *rejected)
+{
+    *hits = atomic_load(&cache_outcomes[0]);
+    *misses = atomic_load(&cache_outcomes[1]);
+    *rejected = atomic_load(&cache_outcomes[2]);
+}

@@ -47,6 +47,11 @@ void clrt_debug_fault_clear(void);
 unsigned long clrt_debug_fault_calls(int site);
 cl_int clrt__fault(int site);
 
+/* Disk program cache outcomes since the process started: hits, plain misses
+ * (no entry, or another key's), and rejected entries (corrupt, refused). */
+void clrt_debug_cache_stats(unsigned long *hits, unsigned long *misses, unsigned long *rejected);
+void clrt__cache_count(int outcome); /* 0 hit, 1 miss, 2 rejected */
+
 /* Kernel parameters to use instead of the device defaults for contexts whose
  * kernels are built from now on (NULL: back to the defaults). Lets tests run
  * every kernel variant on every device, Oclgrind included. */

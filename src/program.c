@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binary_cache.h"
 #include "debug.h"
 #include "internal.h"
 
@@ -44,6 +45,11 @@ static void append_build_log(cl_program program, cl_device_id device)
 static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
                  cl_program *out)
 {
+    int use_disk = clrt__binary_cache_enabled(ctx);
+    if (use_disk && clrt__binary_cache_load(ctx, source, options, out)) {
+        clrt__live(CLRT_LIVE_PROGRAM, +1);
+        return CLRT_OK;
+    }
     cl_int err = clrt__fault(CLRT_FAULT_CREATE_PROGRAM);
     cl_program program = NULL;
     if (err == CL_SUCCESS)
@@ -67,6 +73,8 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
         clrt__live(CLRT_LIVE_PROGRAM, -1);
         return status;
     }
+    if (use_disk)
+        clrt__binary_cache_store(ctx, source, options, program);
     *out = program;
     return CLRT_OK;
 }

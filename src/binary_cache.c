@@ -1,0 +1,162 @@
+/* On-disk cache of compiled programs, for drivers that do not keep their own
+ * (POCL and NVIDIA do: going through ours there would only add work).
+ *
+ * One file per (source, options, device, driver, clrt version), named by a
+ * hash of those. The file repeats the key in a text header, so a hash
+ * collision, an entry from another driver or clrt version, or a truncated or
+ * corrupt file is a miss (with a warning for the corrupt ones), never a wrong
+ * program. Writes are atomic (temporary file, then rename).
+ *
+ * CLRT_CACHE=0|off disables it, CLRT_CACHE=1|on uses it on every driver;
+ * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary_cache.h"
+#include "debug.h"
+#include "disk.h"
+
+enum { MAX_ENTRY = 256 << 20 };
+
+/* POCL keeps its own kernel cache (~/.cache/pocl) and NVIDIA its compute cache
+ * (~/.nv/ComputeCache); PyOpenCL skips its cache for them too. */
+static int clrt_driver_caches_builds(const clrt_device_facts *dev)
+{
+    return strstr(dev->platform, "Portable Computing Language") || strstr(dev->platform, "pocl") ||
+           strstr(dev->platform, "NVIDIA");
+}
+
+int clrt__binary_cache_enabled(const clrt_context *ctx)
+{
+    const char *mode = getenv("CLRT_CACHE");
+    if (mode && (strcmp(mode, "0") == 0 || strcmp(mode, "off") == 0))
+        return 0;
+    if (mode && (strcmp(mode, "1") == 0 || strcmp(mode, "on") == 0))
+        return 1;
+    return !clrt_driver_caches_builds(&ctx->facts);
+}
+
+/* The key as text: the header every entry starts with. */
+#define HEADER_FMT                                                                                   \
+    "CLRT-PROGRAM-CACHE 1\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
+    "source %016" PRIx64 " %zu\n"
+static char *entry_header(const clrt_context *ctx, const char *source, const char *options)
+{
+    uint64_t src_hash = clrt__hash_str(CLRT_HASH_INIT, source);
+    int n = snprintf(NULL, 0, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
+                     ctx->info.driver, options, src_hash, strlen(source));
+    char *h = n > 0 ? malloc((size_t)n + 1) : NULL;
+    if (h)
+        snprintf(h, (size_t)n + 1, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
+                 ctx->info.driver, options, src_hash, strlen(source));
+    return h;
+}
+
+static int entry_path(const char *header, char *path, size_t cap)
+{
+    char dir[4096];
+    if (clrt__cache_dir("programs", dir, sizeof dir) != 0)
+        return -1;
+    int n = snprintf(path, cap, "%s/%016" PRIx64 ".bin", dir, clrt__hash_str(CLRT_HASH_INIT, header));
+    return (n > 0 && (size_t)n < cap) ? 0 : -1;
+}
+
+static void warn_corrupt(const char *path, const char *why)
+{
+    clrt__cache_count(2);
+    fprintf(stderr, "clrt: ignoring program cache entry %s: %s (it will be rebuilt)\n", path, why);
+}
+
+int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *options, cl_program *out)
+{
+    *out = NULL;
+    char *header = entry_header(ctx, source, options);
+    char path[4200];
+    char *data = NULL;
+    size_t len = 0;
+    int hit = 0, rejected = 0;
+    if (!header || entry_path(header, path, sizeof path) != 0 ||
+        clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
+        goto done; /* no entry: a plain miss */
+
+    size_t hlen = strlen(header);
+    if (len < hlen || memcmp(data, header, hlen) != 0) {
+        /* another key with the same hash, or an older clrt/driver: not corrupt, just not ours */
+        goto done;
+    }
+    size_t size = 0;
+    uint64_t check = 0;
+    int used = 0;
+    if (sscanf(data + hlen, "size %zu\ncheck %" SCNx64 "\n%n", &size, &check, &used) != 2 || used <= 0 ||
+        hlen + (size_t)used + size != len) {
+        warn_corrupt(path, "truncated or malformed");
+        rejected = 1;
+        goto done;
+    }
+    const unsigned char *bin = (const unsigned char *)data + hlen + used;
+    if (clrt__hash(CLRT_HASH_INIT, bin, size) != check) {
+        warn_corrupt(path, "checksum mismatch");
+        rejected = 1;
+        goto done;
+    }
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, &bin, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS || !program) {
+        if (program)
+            clReleaseProgram(program);
+        warn_corrupt(path, "the driver refused the binary");
+        rejected = 1;
+        goto done;
+    }
+    /* Binaries still need clBuildProgram (which links them); a failure here
+     * means the entry is stale, so build from source instead. */
+    if (clBuildProgram(program, 1, &ctx->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(program);
+        warn_corrupt(path, "the binary did not build");
+        rejected = 1;
+        goto done;
+    }
+    *out = program;
+    hit = 1;
+done:
+    if (hit)
+        clrt__cache_count(0);
+    else if (!rejected)
+        clrt__cache_count(1);
+    free(header);
+    free(data);
+    return hit;
+}
+
+void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char *options, cl_program program)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0 ||
+        size > MAX_ENTRY)
+        return;
+    char *header = entry_header(ctx, source, options);
+    unsigned char *bin = malloc(size);
+    char *file = NULL;
+    char path[4200];
+    if (!header || !bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
+        entry_path(header, path, sizeof path) != 0)
+        goto done;
+    char trailer[64];
+    int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,
+                      clrt__hash(CLRT_HASH_INIT, bin, size));
+    size_t hlen = strlen(header), total = hlen + (size_t)tn + size;
+    file = malloc(total);
+    if (!file)
+        goto done;
+    memcpy(file, header, hlen);
+    memcpy(file + hlen, trailer, (size_t)tn);
+    memcpy(file + hlen + tn, bin, size);
+    /* A cache that cannot be written is not an error: the program works. */
+    (void)clrt__file_write_atomic(path, file, total);
+done:
+    free(header);
+    free(bin);
+    free(file);
+}

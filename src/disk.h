@@ -1,0 +1,28 @@
+/* Small file helpers for the on-disk caches: where they live, a 64-bit
+ * hash for keys and checksums, whole-file reads, and atomic writes. */
+#ifndef CLRT_DISK_H
+#define CLRT_DISK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* FNV-1a, 64 bits: start with CLRT_HASH_INIT, feed pieces in order. */
+#define CLRT_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t clrt__hash(uint64_t h, const void *data, size_t len);
+uint64_t clrt__hash_str(uint64_t h, const char *s); /* includes the terminating NUL */
+
+/* The folder <base>/<sub>, created (mode 0700) if missing, where <base> is
+ * $CLRT_CACHE_DIR, else $XDG_CACHE_HOME/clrt, else $HOME/.cache/clrt.
+ * Returns 0, or -1 when no folder can be found or made. */
+int clrt__cache_dir(const char *sub, char *out, size_t cap);
+
+/* Read a whole file (at most max bytes) into a malloc'd buffer with a NUL
+ * after the data. 0 on success, -1 otherwise (missing, unreadable, too big). */
+int clrt__file_read(const char *path, size_t max, char **data, size_t *len);
+
+/* Write data to path atomically: a temporary file in the same folder, then
+ * rename, so a reader sees the old file or the new one, never half of one.
+ * Returns 0 or -1. */
+int clrt__file_write_atomic(const char *path, const void *data, size_t len);
+
+#endif
