@@ -1,4 +1,16 @@
-/* Per-device kernel parameters (see params.h). Every vendor quirk lives here. */
+/* Per-device kernel parameters (see params.h). Every vendor quirk lives here.
+ *
+ * Two matmul variants (cl/matmul.cl):
+ *   use_local = 0  CPU devices. Each work-item keeps a TM x TN tile of C in registers
+ *                  as TN/VW vectors of VW (float16 on AVX-512), loads B rows as vectors
+ *                  and broadcasts A. No local memory; a work-group of WGY work-items
+ *                  shares one B panel, walked in k blocks of TK with a barrier so the
+ *                  panel block stays in cache. Measured best on POCL (Zen 5, AVX-512):
+ *                  TM=8, TN=48, TK=256, WG 1x16, VW=16 (24 zmm accumulators).
+ *   use_local = 1  GPUs. A (BM x TK) and B (TK x BN) tiles staged in local memory,
+ *                  each work-item TM x TN in registers, VW-wide vector loads.
+ * Constraints the kernel relies on: TN % VW == 0; with use_local, TK % VW == 0.
+ */
 #include "params.h"
 
 #include <clrt/clrt.h>
@@ -8,7 +20,7 @@
 #include <string.h>
 
 /* case-insensitive substring test */
-static int has_word(const char *hay, const char *needle)
+static int has_text(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);
     for (; *hay; ++hay) {
@@ -28,20 +40,34 @@ static int gpu_vendor(const clrt_device_facts *d)
 {
     const char *s[3] = { d->vendor, d->platform, d->name };
     for (int i = 0; i < 3; ++i) {
-        if (has_word(s[i], "nvidia"))
+        if (has_text(s[i], "nvidia"))
             return V_NVIDIA;
-        if (has_word(s[i], "advanced micro devices") || has_word(s[i], "amd"))
+        if (has_text(s[i], "advanced micro devices") || has_text(s[i], "amd"))
             return V_AMD;
-        if (has_word(s[i], "intel"))
+        if (has_text(s[i], "intel"))
             return V_INTEL;
     }
     return V_GENERIC;
 }
 
+/* Oclgrind and llvmpipe: correct but slow; small tiles also exercise the edge code. */
 static int is_emulator(const clrt_device_facts *d)
 {
-    return d->emulator || has_word(d->name, "oclgrind") || has_word(d->platform, "oclgrind") ||
-           has_word(d->name, "llvmpipe");
+    return d->emulator || has_text(d->name, "oclgrind") || has_text(d->platform, "oclgrind") ||
+           has_text(d->name, "llvmpipe");
+}
+
+/* A device that gets the register-tile (CPU) variant. */
+static int wants_register_tiles(const clrt_device_facts *d)
+{
+    if (is_emulator(d))
+        return 0;
+    if (d->type == CLRT_DEVICE_CPU)
+        return 1;
+    if (d->type == CLRT_DEVICE_GPU)
+        return 0;
+    /* accelerator / other: local-memory tiles only where local memory is real */
+    return d->local_mem == 0 || d->local_mem_is_global;
 }
 
 static void set_mm(clrt_matmul_params *p, int use_local, unsigned tm, unsigned tn, unsigned tk,
@@ -56,53 +82,79 @@ static void set_mm(clrt_matmul_params *p, int use_local, unsigned tm, unsigned t
     p->vw = vw;
 }
 
+static unsigned floor_pow2(size_t v)
+{
+    unsigned p = 1;
+    while ((size_t)p * 2 <= v && p < (1u << 30))
+        p *= 2;
+    return p;
+}
+
 void clrt_matmul_params_default(const clrt_device_facts *dev, size_t elem_size,
                                 clrt_matmul_params *out)
 {
     const int dbl = elem_size == 8;
     if (is_emulator(dev)) {
-        set_mm(out, 1, 2, 2, 8, 8, 8, 2);
-    } else if (dev->type == CLRT_DEVICE_CPU) {
-        if (dbl)
-            set_mm(out, 0, 8, 16, 256, 1, 16, 8);
-        else
-            set_mm(out, 0, 8, 32, 256, 1, 16, 16);
+        /* 32 work-items: llvmpipe reports CL_KERNEL_WORK_GROUP_SIZE 32 */
+        set_mm(out, 1, 2, 2, 8, 8, 4, 2);
+    } else if (wants_register_tiles(dev)) {
+        /* Vector width = the device's preferred width (16 floats / 8 doubles on AVX-512).
+         * Three accumulator vectors per row: with 32 vector registers (AVX-512) 8 rows
+         * = 24 accumulators; with 16 registers (AVX2, SSE) 4 rows = 12. */
+        unsigned pv = dbl ? dev->pref_vec_double : dev->pref_vec_float;
+        unsigned vw = pv >= 16 ? 16 : pv >= 8 ? 8 : pv >= 4 ? 4 : pv >= 2 ? 2 : 4;
+        unsigned regs32 = (dbl ? vw * 8 : vw * 4) >= 64; /* 512-bit vectors: AVX-512 */
+        set_mm(out, 0, regs32 ? 8 : 4, 3 * vw, 256, 1, 16, vw);
     } else {
         switch (gpu_vendor(dev)) {
         case V_NVIDIA:
         case V_AMD:
+            /* 128 x 128 tile per 256 work-items, 8 x 8 each (fp32); 64 x 64 for fp64 */
             if (dbl)
                 set_mm(out, 1, 4, 4, 16, 16, 16, 2);
             else
                 set_mm(out, 1, 8, 8, 16, 16, 16, 4);
             break;
+        case V_INTEL:
         default:
-            if (dbl)
-                set_mm(out, 1, 4, 4, 16, 16, 16, 2);
-            else
-                set_mm(out, 1, 4, 4, 16, 16, 16, 4);
+            /* smaller register budget per work-item: 4 x 4, 64 x 64 tile */
+            set_mm(out, 1, 4, 4, 16, 16, 16, dbl ? 2 : 4);
             break;
         }
     }
-    size_t wg = dev->max_work_group ? dev->max_work_group : 1;
-    size_t lb = out->use_local ? (size_t)dev->local_mem : 0;
-    if (out->use_local && lb == 0)
-        lb = 0;
-    (void)clrt_matmul_params_shrink(out, wg, out->use_local ? lb : (size_t)-1, elem_size);
+    /* respect per-dimension work-item limits, then the totals */
+    if (dev->max_work_item[0] && out->wgx > dev->max_work_item[0])
+        out->wgx = floor_pow2(dev->max_work_item[0]);
+    if (dev->max_work_item[1] && out->wgy > dev->max_work_item[1])
+        out->wgy = floor_pow2(dev->max_work_item[1]);
+    size_t budget = out->use_local ? (size_t)dev->local_mem : 0;
+    (void)clrt_matmul_params_shrink(out, dev->max_work_group ? dev->max_work_group : 1, budget,
+                                    elem_size);
 }
 
 void clrt_add_params_default(const clrt_device_facts *dev, size_t elem_size, clrt_add_params *out)
 {
-    (void)elem_size;
-    if (dev->type == CLRT_DEVICE_CPU && !is_emulator(dev)) {
-        out->vw = 16;
-        out->items = 1;
-        out->wg = 256;
-    } else {
+    const int dbl = elem_size == 8;
+    if (is_emulator(dev)) {
         out->vw = 4;
+        out->items = 1;
+        out->wg = 32;
+    } else if (wants_register_tiles(dev)) {
+        /* CPU: one full-width vector per work-item, large groups so the runtime's
+         * per-group cost is spread over 64 KiB of each operand */
+        unsigned pv = dbl ? dev->pref_vec_double : dev->pref_vec_float;
+        out->vw = pv >= 16 ? 16 : pv >= 8 ? 8 : 4;
+        out->items = 1;
+        out->wg = 1024;
+    } else {
+        /* GPU: 16-byte vectors, one per work-item; consecutive work-items touch
+         * consecutive vectors (coalesced) */
+        out->vw = dbl ? 2 : 4;
         out->items = 1;
         out->wg = 256;
     }
+    if (dev->max_work_item[0] && out->wg > dev->max_work_item[0])
+        out->wg = floor_pow2(dev->max_work_item[0]);
     (void)clrt_add_params_shrink(out, dev->max_work_group ? dev->max_work_group : 1);
 }
 
@@ -131,8 +183,9 @@ size_t clrt_matmul_local_bytes(const clrt_matmul_params *p, size_t elem_size)
 {
     if (!p->use_local)
         return 0;
+    /* As: (WGY*TM) x TK, Bs: TK x (WGX*TN) */
     size_t bm = (size_t)p->wgy * p->tm, bn = (size_t)p->wgx * p->tn;
-    return ((bm + bn) * p->tk) * elem_size;
+    return (bm + bn) * p->tk * elem_size;
 }
 
 static size_t ceil_div(size_t a, size_t b)
@@ -155,28 +208,59 @@ void clrt_add_geometry(const clrt_add_params *p, size_t n, size_t global[1], siz
     global[0] = ceil_div(ceil_div(n, (size_t)p->vw * p->items), p->wg) * p->wg;
 }
 
+/* Make the vector width divide TN (and TK with local tiles). */
+static void fix_vw(clrt_matmul_params *p)
+{
+    while (p->vw > 1 && (p->tn % p->vw || (p->use_local && p->tk % p->vw)))
+        p->vw /= 2;
+}
+
 int clrt_matmul_params_shrink(clrt_matmul_params *p, size_t kernel_wg, size_t local_budget,
                               size_t elem_size)
 {
-    (void)elem_size;
     int changed = 0;
+    if (kernel_wg == 0 || p->tm == 0 || p->tn == 0 || p->tk == 0 || p->wgx == 0 || p->wgy == 0 ||
+        p->vw == 0)
+        return -1;
+    /* work-group: halve the larger side, y first (x is the coalesced direction) */
     while ((size_t)p->wgx * p->wgy > kernel_wg) {
-        if (p->wgx == 1 && p->wgy == 1)
-            return -1;
         if (p->wgy >= p->wgx)
             p->wgy /= 2;
         else
             p->wgx /= 2;
         changed = 1;
     }
-    (void)local_budget;
-    return changed;
+    /* local memory: shallower k tile first, then smaller register tiles */
+    while (p->use_local && clrt_matmul_local_bytes(p, elem_size) > local_budget) {
+        if (p->tk > 4 && p->tk > p->vw) {
+            p->tk /= 2;
+        } else if (p->tm > 1 && p->tm >= p->tn) {
+            p->tm /= 2;
+        } else if (p->tn > 1) {
+            p->tn /= 2;
+        } else if (p->tk > 1) {
+            p->tk /= 2;
+        } else if (p->wgx * p->wgy > 1) {
+            if (p->wgy >= p->wgx)
+                p->wgy /= 2;
+            else
+                p->wgx /= 2;
+        } else {
+            /* no local memory to speak of: fall back to the variant that needs none */
+            set_mm(p, 0, 4, 4, 64, p->wgx, p->wgy, 4);
+        }
+        fix_vw(p);
+        changed = 1;
+    }
+    const unsigned vw = p->vw;
+    fix_vw(p);
+    return changed || vw != p->vw;
 }
 
 int clrt_add_params_shrink(clrt_add_params *p, size_t kernel_wg)
 {
     int changed = 0;
-    if (kernel_wg == 0)
+    if (kernel_wg == 0 || p->wg == 0)
         return -1;
     while (p->wg > kernel_wg) {
         p->wg /= 2;

@@ -1,6 +1,6 @@
 /* Per-device kernel parameters: the one place where device facts (type, vendor,
- * local memory, work-group limits) turn into tuning values for the kernels in cl/ (matmul.cl, add.cl).
- * All vendor quirks live in params.c. */
+ * local memory, work-group limits) turn into tuning values for the kernels in cl/
+ * (matmul.cl, add.cl). All vendor quirks live in params.c. */
 #ifndef CLRT_PARAMS_H
 #define CLRT_PARAMS_H
 
@@ -33,7 +33,8 @@ typedef struct clrt_matmul_params {
     unsigned tm, tn;          /* rows / cols of C per work-item */
     unsigned tk;              /* k block (local tile depth, or cache block on CPU) */
     unsigned wgx, wgy;        /* work-group shape */
-    unsigned vw;              /* vector width used for B/C rows: 1, 2, 4, 8 or 16 */
+    unsigned vw;              /* vector width used for B/C rows: 1, 2, 4, 8 or 16;
+                                 tn must be a multiple of vw, and with use_local tk too */
 } clrt_matmul_params;
 
 /* cl/add.cl: c = a + b over n elements. A work-item handles VW*ITEMS elements. */
