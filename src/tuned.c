@@ -1,0 +1,546 @@
+/* Tuned kernel parameters on disk (see tuned.h).
+ *
+ * The file is text, so that a user can read what was tuned:
+ *
+ *   # comments anywhere
+ *   CLRT-TUNED 1
+ *   clrt 0.1.0
+ *   platform Portable Computing Language
+ *   device pthread-skylake-avx512-AMD EPYC
+ *   driver 3.1+debian
+ *   matmul float32 use_local=0 tm=8 tn=48 tk=256 wgx=1 wgy=16 vw=16
+ *   add float32 vw=16 items=1 wg=1024
+ *   check 5b1c0e4f2d3a6978
+ *
+ * "check" is the FNV-1a hash of every byte before its line: a truncated or
+ * damaged file is detected before any of it is used. Every value is then
+ * checked against the kernel's constraints and the device's limits. */
+#include "tuned.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "disk.h"
+#include "tune_space.h"
+
+static atomic_ulong stat_used, stat_ignored, stat_fallbacks;
+
+void clrt_debug_tuned_stats(unsigned long *used, unsigned long *ignored, unsigned long *fallbacks)
+{
+    if (used)
+        *used = atomic_load(&stat_used);
+    if (ignored)
+        *ignored = atomic_load(&stat_ignored);
+    if (fallbacks)
+        *fallbacks = atomic_load(&stat_fallbacks);
+}
+
+int clrt__tuned_enabled(void)
+{
+    const char *v = getenv("CLRT_TUNED");
+    if (!v)
+        return 1;
+    return !(strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0);
+}
+
+/* ---- where */
+
+/* The tuned folder, as clrt__cache_dir("tuned") finds it, without creating it. */
+static int tuned_dir(int create, char *out, size_t cap)
+{
+    if (create)
+        return clrt__cache_dir("tuned", out, cap);
+    const char *base = getenv("CLRT_CACHE_DIR");
+    int n;
+    if (base && *base)
+        n = snprintf(out, cap, "%s/tuned", base);
+    else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/')
+        n = snprintf(out, cap, "%s/clrt/tuned", base);
+    else if ((base = getenv("HOME")) && *base)
+        n = snprintf(out, cap, "%s/.cache/clrt/tuned", base);
+    else
+        return -1;
+    return (n > 0 && (size_t)n < cap) ? 0 : -1;
+}
+
+/* Control characters cannot be written on one line: '?' for them, in the
+ * file and in the comparison alike. */
+static void one_line(char *dst, size_t cap, const char *src)
+{
+    size_t j = 0;
+    for (; *src && j + 1 < cap; src++)
+        dst[j++] = ((unsigned char)*src < 0x20 || *src == 0x7f) ? '?' : *src;
+    dst[j] = '\0';
+}
+
+/* The key lines every file for this device starts with (after CLRT-TUNED 1). */
+static void key_lines(const clrt_device_info *info, char *buf, size_t cap)
+{
+    char platform[256], name[256], driver[256];
+    one_line(platform, sizeof platform, info->platform);
+    one_line(name, sizeof name, info->name);
+    one_line(driver, sizeof driver, info->driver);
+    snprintf(buf, cap, "clrt %s\nplatform %s\ndevice %s\ndriver %s\n", clrt_version(), platform, name, driver);
+}
+
+int clrt__tuned_path(const clrt_device_info *info, int create, char *out, size_t cap)
+{
+    const char *file = getenv("CLRT_TUNED_FILE");
+    if (file && *file) {
+        int n = snprintf(out, cap, "%s", file);
+        return (n > 0 && (size_t)n < cap) ? 0 : -1;
+    }
+    char dir[4096], key[1200], slug[48];
+    if (tuned_dir(create, dir, sizeof dir) != 0)
+        return -1;
+    key_lines(info, key, sizeof key);
+    size_t j = 0;
+    for (const char *s = info->name; *s && j + 1 < sizeof slug; s++) {
+        char ch = *s;
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                 ch == '_';
+        if (ok)
+            slug[j++] = ch;
+        else if (j > 0 && slug[j - 1] != '-')
+            slug[j++] = '-';
+    }
+    while (j > 0 && slug[j - 1] == '-')
+        j--;
+    slug[j] = '\0';
+    int n = snprintf(out, cap, "%s/%s%s%016" PRIx64 ".tuned", dir, slug, j ? "-" : "",
+                     clrt__hash_str(CLRT_HASH_INIT, key));
+    return (n > 0 && (size_t)n < cap) ? 0 : -1;
+}
+
+/* ---- the fields of each entry */
+
+typedef struct field {
+    const char *name;
+    size_t offset;
+    int is_int; /* int (else unsigned) */
+} field;
+
+static const field matmul_fields[] = {
+    {"use_local", offsetof(clrt_matmul_params, use_local), 1},
+    {"tm", offsetof(clrt_matmul_params, tm), 0},
+    {"tn", offsetof(clrt_matmul_params, tn), 0},
+    {"tk", offsetof(clrt_matmul_params, tk), 0},
+    {"wgx", offsetof(clrt_matmul_params, wgx), 0},
+    {"wgy", offsetof(clrt_matmul_params, wgy), 0},
+    {"vw", offsetof(clrt_matmul_params, vw), 0},
+};
+static const field add_fields[] = {
+    {"vw", offsetof(clrt_add_params, vw), 0},
+    {"items", offsetof(clrt_add_params, items), 0},
+    {"wg", offsetof(clrt_add_params, wg), 0},
+};
+
+static const field *fields_of(int op, size_t *n)
+{
+    if (op == CLRT_OP_MATMUL) {
+        *n = sizeof matmul_fields / sizeof *matmul_fields;
+        return matmul_fields;
+    }
+    *n = sizeof add_fields / sizeof *add_fields;
+    return add_fields;
+}
+
+static unsigned long get_field(const void *p, const field *f)
+{
+    const char *base = (const char *)p + f->offset;
+    if (f->is_int) {
+        int v;
+        memcpy(&v, base, sizeof v);
+        return v < 0 ? 0 : (unsigned long)v;
+    }
+    unsigned v;
+    memcpy(&v, base, sizeof v);
+    return v;
+}
+
+static void set_field(void *p, const field *f, unsigned long value)
+{
+    char *base = (char *)p + f->offset;
+    if (f->is_int) {
+        int v = (int)value;
+        memcpy(base, &v, sizeof v);
+    } else {
+        unsigned v = (unsigned)value;
+        memcpy(base, &v, sizeof v);
+    }
+}
+
+static int params_text(int op, const void *p, char *buf, size_t cap)
+{
+    size_t n, used = 0;
+    const field *f = fields_of(op, &n);
+    if (cap)
+        buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(buf + used, cap - used, "%s%s=%lu", i ? " " : "", f[i].name, get_field(p, &f[i]));
+        if (w < 0 || (size_t)w >= cap - used)
+            return -1;
+        used += (size_t)w;
+    }
+    return 0;
+}
+
+int clrt__matmul_params_text(const clrt_matmul_params *p, char *buf, size_t cap)
+{
+    return params_text(CLRT_OP_MATMUL, p, buf, cap);
+}
+
+int clrt__add_params_text(const clrt_add_params *p, char *buf, size_t cap)
+{
+    return params_text(CLRT_OP_ADD, p, buf, cap);
+}
+
+/* ---- parsing */
+
+static const char *const op_word[CLRT_OP_COUNT] = {"add", "matmul"};
+static const char *const dtype_word[2] = {"float32", "float64"};
+
+static int fail(char *why, size_t cap, int rc, const char *text, size_t line)
+{
+    if (line)
+        snprintf(why, cap, "line %zu: %s", line, text);
+    else
+        snprintf(why, cap, "%s", text);
+    return rc;
+}
+
+/* "key=value ..." over the defaults in *p. 0, or -1 with why. */
+static int parse_fields(int op, char *s, void *p, char *why, size_t cap)
+{
+    size_t nf;
+    const field *f = fields_of(op, &nf);
+    unsigned seen = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            break;
+        char *eq = strchr(s, '=');
+        char *end = s + strcspn(s, " \t");
+        if (!eq || eq > end) {
+            snprintf(why, cap, "expected key=value, found '%.40s'", s);
+            return -1;
+        }
+        size_t klen = (size_t)(eq - s), i;
+        for (i = 0; i < nf; i++)
+            if (strlen(f[i].name) == klen && strncmp(f[i].name, s, klen) == 0)
+                break;
+        if (i == nf) {
+            snprintf(why, cap, "unknown %s parameter '%.*s'", op_word[op], (int)(klen > 40 ? 40 : klen), s);
+            return -1;
+        }
+        if (seen & (1u << i)) {
+            snprintf(why, cap, "%s given twice", f[i].name);
+            return -1;
+        }
+        seen |= 1u << i;
+        const char *v = eq + 1;
+        size_t vlen = (size_t)(end - v);
+        unsigned long value = 0;
+        if (vlen == 0 || vlen > 6) {
+            snprintf(why, cap, "%s: '%.*s' is not a number from 0 to %d", f[i].name, (int)(vlen > 20 ? 20 : vlen), v,
+                     CLRT_PARAM_MAX);
+            return -1;
+        }
+        for (size_t j = 0; j < vlen; j++) {
+            if (v[j] < '0' || v[j] > '9') {
+                snprintf(why, cap, "%s: '%.*s' is not a number from 0 to %d", f[i].name, (int)vlen, v,
+                         CLRT_PARAM_MAX);
+                return -1;
+            }
+            value = value * 10 + (unsigned long)(v[j] - '0');
+        }
+        if (value > CLRT_PARAM_MAX) {
+            snprintf(why, cap, "%s=%lu is above %d", f[i].name, value, CLRT_PARAM_MAX);
+            return -1;
+        }
+        set_field(p, &f[i], value);
+        s = end;
+    }
+    if (!seen) {
+        snprintf(why, cap, "no parameters");
+        return -1;
+    }
+    return 0;
+}
+
+int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info, const clrt_device_facts *facts,
+                      clrt_tuned_set *out, char *why, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    if (len > CLRT_TUNED_MAX_FILE)
+        return fail(why, cap, -1, "larger than a tuned file can be", 0);
+    if (memchr(text, '\0', len))
+        return fail(why, cap, -1, "binary data (a NUL byte)", 0);
+
+    /* the checksum line: the last non-empty line */
+    size_t end = len;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' '))
+        end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    char hex[32];
+    size_t hlen = end - start;
+    if (hlen < 7 || hlen - 6 >= sizeof hex || strncmp(text + start, "check ", 6) != 0)
+        return fail(why, cap, -1, "no checksum line at the end (truncated?)", 0);
+    memcpy(hex, text + start + 6, hlen - 6);
+    hex[hlen - 6] = '\0';
+    uint64_t want = 0;
+    if (strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16)
+        return fail(why, cap, -1, "malformed checksum line", 0);
+    want = strtoull(hex, NULL, 16);
+    if (clrt__hash(CLRT_HASH_INIT, text, start) != want)
+        return fail(why, cap, -1, "checksum mismatch (the file was damaged or edited)", 0);
+
+    /* line by line, up to the checksum */
+    char *copy = malloc(start + 1);
+    if (!copy)
+        return fail(why, cap, -1, "out of memory", 0);
+    memcpy(copy, text, start);
+    copy[start] = '\0';
+    char key[1200];
+    key_lines(info, key, sizeof key);
+    char msg[200];
+    int rc = 0, state = 0; /* 0: want magic, 1..4: want key lines, 5: entries */
+    const char *key_names[4] = {"clrt", "platform", "device", "driver"};
+    size_t lineno = 0;
+    char *save = copy;
+    while (rc == 0 && save && *save) {
+        char *line = save;
+        char *nl = strchr(line, '\n');
+        if (nl) {
+            *nl = '\0';
+            save = nl + 1;
+        } else {
+            save = NULL;
+        }
+        lineno++;
+        size_t ll = strlen(line);
+        if (ll && line[ll - 1] == '\r')
+            line[--ll] = '\0';
+        if (ll == 0 || line[0] == '#')
+            continue;
+        if (state == 0) {
+            if (strcmp(line, "CLRT-TUNED 1") != 0)
+                rc = fail(why, cap, -1, "not a clrt tuned-parameter file (no 'CLRT-TUNED 1' line)", lineno);
+            state = 1;
+            continue;
+        }
+        if (state <= 4) {
+            const char *name = key_names[state - 1];
+            size_t nlen = strlen(name);
+            if (strncmp(line, name, nlen) != 0 || line[nlen] != ' ') {
+                snprintf(msg, sizeof msg, "expected the '%s' line", name);
+                rc = fail(why, cap, -1, msg, lineno);
+                break;
+            }
+            /* this line must equal the device's */
+            const char *k = key;
+            for (int i = 1; i < state; i++)
+                k = strchr(k, '\n') + 1;
+            size_t klen = strcspn(k, "\n");
+            if (strlen(line) != klen || strncmp(line, k, klen) != 0) {
+                snprintf(why, cap, "written for another %s: '%.80s', this is '%.*s'",
+                         state == 1 ? "clrt version" : state == 3 ? "device" : name, line + nlen + 1,
+                         (int)(klen - nlen - 1 > 80 ? 80 : klen - nlen - 1), k + nlen + 1);
+                rc = -2;
+                break;
+            }
+            state++;
+            continue;
+        }
+        /* entry: <op> <dtype> key=value ... */
+        char *sp1 = strchr(line, ' ');
+        char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+        if (!sp1 || !sp2) {
+            rc = fail(why, cap, -1, "expected '<op> <dtype> key=value ...'", lineno);
+            break;
+        }
+        *sp1 = *sp2 = '\0';
+        int op = -1, dt = -1;
+        for (int i = 0; i < CLRT_OP_COUNT; i++)
+            if (strcmp(line, op_word[i]) == 0)
+                op = i;
+        for (int i = 0; i < 2; i++)
+            if (strcmp(sp1 + 1, dtype_word[i]) == 0)
+                dt = i;
+        if (op < 0 || dt < 0) {
+            snprintf(msg, sizeof msg, "unknown operation or dtype '%.30s %.30s'", line, sp1 + 1);
+            rc = fail(why, cap, -1, msg, lineno);
+            break;
+        }
+        if (dt == 1 && !info->has_fp64) {
+            rc = fail(why, cap, -1, "a float64 entry for a device without fp64", lineno);
+            break;
+        }
+        size_t elem = dt ? 8 : 4;
+        int *have = op == CLRT_OP_MATMUL ? &out->have_matmul[dt] : &out->have_add[dt];
+        if (*have) {
+            rc = fail(why, cap, -1, "the same operation and dtype twice", lineno);
+            break;
+        }
+        void *p = op == CLRT_OP_MATMUL ? (void *)&out->matmul[dt] : (void *)&out->add[dt];
+        if (op == CLRT_OP_MATMUL)
+            clrt_matmul_params_default(facts, elem, &out->matmul[dt]);
+        else
+            clrt_add_params_default(facts, elem, &out->add[dt]);
+        char fwhy[160];
+        if (parse_fields(op, sp2 + 1, p, fwhy, sizeof fwhy) != 0 ||
+            (op == CLRT_OP_MATMUL ? clrt__matmul_params_check(facts, elem, p, fwhy, sizeof fwhy)
+                                  : clrt__add_params_check(facts, elem, p, fwhy, sizeof fwhy)) != 0) {
+            snprintf(msg, sizeof msg, "%s %s: %s", op_word[op], dtype_word[dt], fwhy);
+            rc = fail(why, cap, -1, msg, lineno);
+            break;
+        }
+        *have = 1;
+    }
+    free(copy);
+    if (rc == 0 && state < 5)
+        rc = fail(why, cap, -1, "incomplete header", 0);
+    if (rc != 0)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+/* ---- writing */
+
+char *clrt__tuned_format(const clrt_device_info *info, const clrt_tuned_set *set)
+{
+    size_t cap = 8192, used = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    char key[1200];
+    key_lines(info, key, sizeof key);
+    int n = snprintf(buf, cap,
+                     "# clrt tuned kernel parameters, written by clrt-bench --tune and read by clrt\n"
+                     "# whenever it builds a kernel for this device. Delete the file to go back to\n"
+                     "# the defaults; CLRT_TUNED=0 ignores it. Editing it invalidates the check line.\n"
+                     "CLRT-TUNED 1\n%s",
+                     key);
+    if (n < 0 || (size_t)n >= cap)
+        goto fail;
+    used = (size_t)n;
+    for (int op = 0; op < CLRT_OP_COUNT; op++)
+        for (int dt = 0; dt < 2; dt++) {
+            int have = op == CLRT_OP_MATMUL ? set->have_matmul[dt] : set->have_add[dt];
+            if (!have)
+                continue;
+            char fields[400], comment[210];
+            if (params_text(op, op == CLRT_OP_MATMUL ? (const void *)&set->matmul[dt] : (const void *)&set->add[dt],
+                            fields, sizeof fields) != 0)
+                goto fail;
+            one_line(comment, sizeof comment, set->comment[op][dt]);
+            n = snprintf(buf + used, cap - used, "%s%s%s%s %s %s\n", comment[0] ? "# " : "", comment,
+                         comment[0] ? "\n" : "", op_word[op], dtype_word[dt], fields);
+            if (n < 0 || (size_t)n >= cap - used)
+                goto fail;
+            used += (size_t)n;
+        }
+    n = snprintf(buf + used, cap - used, "check %016" PRIx64 "\n", clrt__hash(CLRT_HASH_INIT, buf, used));
+    if (n < 0 || (size_t)n >= cap - used)
+        goto fail;
+    return buf;
+fail:
+    free(buf);
+    return NULL;
+}
+
+int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt_tuned_set *set)
+{
+    char *text = clrt__tuned_format(info, set);
+    if (!text)
+        return -1;
+    int rc = clrt__file_write_atomic(path, text, strlen(text));
+    free(text);
+    return rc;
+}
+
+/* ---- loading, with one warning per file and reason */
+
+static clrt_mutex warn_lock = CLRT_MUTEX_INITIALIZER;
+static uint64_t warned[64];
+static size_t nwarned;
+
+static int first_time(const char *a, const char *b)
+{
+    uint64_t h = clrt__hash_str(clrt__hash_str(CLRT_HASH_INIT, a), b);
+    int first = 1;
+    clrt_mutex_lock(&warn_lock);
+    for (size_t i = 0; i < nwarned && first; i++)
+        first = warned[i] != h;
+    if (first && nwarned < sizeof warned / sizeof *warned)
+        warned[nwarned++] = h;
+    clrt_mutex_unlock(&warn_lock);
+    return first;
+}
+
+int clrt__tuned_load(const clrt_device_info *info, const clrt_device_facts *facts, clrt_tuned_set *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!clrt__tuned_enabled())
+        return 0;
+    char path[4300];
+    if (clrt__tuned_path(info, 0, path, sizeof path) != 0)
+        return 0;
+    char *data = NULL;
+    size_t len = 0;
+    char why[300];
+    int rc;
+    if (clrt__file_read(path, CLRT_TUNED_MAX_FILE, &data, &len) != 0) {
+        struct stat st;
+        if (stat(path, &st) != 0 && errno == ENOENT)
+            return 0; /* no tuning: the defaults, silently */
+        snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT_TUNED_MAX_FILE);
+        rc = -1;
+    } else {
+        rc = clrt__tuned_parse(data, len, info, facts, out, why, sizeof why);
+    }
+    free(data);
+    if (rc == 0)
+        return 1;
+    atomic_fetch_add(&stat_ignored, 1);
+    if (first_time(path, why))
+        fprintf(stderr, "clrt: ignoring tuned parameters %s: %s; using the defaults for device '%s'\n", path, why,
+                info->name);
+    return -1;
+}
+
+int clrt__tuned_params(const clrt_context *ctx, int op, clrt_dtype dtype, void *out)
+{
+    int dt = dtype == CLRT_FLOAT64 ? 1 : 0;
+    clrt_tuned_set set;
+    if (clrt__tuned_load(&ctx->info, &ctx->facts, &set) != 1)
+        return 0;
+    if (op == CLRT_OP_MATMUL && set.have_matmul[dt]) {
+        memcpy(out, &set.matmul[dt], sizeof set.matmul[dt]);
+    } else if (op == CLRT_OP_ADD && set.have_add[dt]) {
+        memcpy(out, &set.add[dt], sizeof set.add[dt]);
+    } else {
+        return 0;
+    }
+    atomic_fetch_add(&stat_used, 1);
+    return 1;
+}
+
+void clrt__tuned_rejected(const clrt_context *ctx, int op, clrt_dtype dtype, const char *why)
+{
+    atomic_fetch_add(&stat_fallbacks, 1);
+    char what[64];
+    snprintf(what, sizeof what, "%s %s", op_word[op], dtype_word[dtype == CLRT_FLOAT64]);
+    if (first_time(ctx->info.name, what))
+        fprintf(stderr, "clrt: the tuned %s parameters for device '%s' do not work there (%s); using the defaults\n",
+                what, ctx->info.name, why);
+}

@@ -1,0 +1,351 @@
+/* Tuned parameters from disk, on a real device: a valid file is used by
+ * every new context without a rebuild; a corrupt, foreign or out-of-range
+ * file is ignored with a warning; tuned parameters that fail to build fall
+ * back to the defaults. Every case checks the results against the host. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "debug.h"
+#include "disk.h"
+#include "internal.h"
+#include "tune_space.h"
+#include "tuned.h"
+
+static char dir[] = "/tmp/clrt-device-tuned-XXXXXX";
+static char file[256];
+static clrt_device_info info;
+static clrt_device_facts facts;
+static char selector[32];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(file, sizeof file, "%s/params.tuned", dir);
+    setenv("CLRT_TUNED_FILE", file, 1);
+    setenv("CLRT_TUNED", "1", 1);
+    setenv("CLRT_CACHE", "off", 1); /* builds go through clBuildProgram, where faults are injected */
+    clrt_context *ctx = NULL;
+    if (clrt_context_create(&ctx, NULL) != CLRT_OK) {
+        fprintf(stderr, "setup: %s\n", clrt_error_message());
+        return -1;
+    }
+    info = ctx->info;
+    facts = ctx->facts;
+    snprintf(selector, sizeof selector, "%zu", info.index);
+    clrt_context_destroy(ctx);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    unlink(file);
+    rmdir(dir);
+    unsetenv("CLRT_TUNED_FILE");
+    unsetenv("CLRT_TUNED");
+    unsetenv("CLRT_CACHE");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(file);
+    clrt_debug_fault_clear();
+    tu_assert_no_live_handles();
+    return 0;
+}
+
+/* Valid parameters unlike the defaults: smaller register tiles, a shallower k block. */
+static void tuned_matmul(size_t elem, clrt_matmul_params *p)
+{
+    clrt_matmul_params_default(&facts, elem, p);
+    clrt_matmul_params def = *p;
+    if (p->tm >= 2)
+        p->tm /= 2;
+    else
+        p->tm = 2;
+    if (p->tk >= 2 * p->vw && p->tk >= 2)
+        p->tk /= 2;
+    char why[200];
+    if (clrt__matmul_params_check(&facts, elem, p, why, sizeof why) != 0)
+        fail_msg("test parameters refused: %s", why);
+    assert_memory_not_equal(p, &def, sizeof def);
+}
+
+static void tuned_add(size_t elem, clrt_add_params *p)
+{
+    clrt_add_params_default(&facts, elem, p);
+    p->items = p->items == 2 ? 4 : 2;
+    p->vw = p->vw >= 4 ? p->vw / 2 : 4;
+    char why[200];
+    if (clrt__add_params_check(&facts, elem, p, why, sizeof why) != 0)
+        fail_msg("test parameters refused: %s", why);
+}
+
+static void full_set(clrt_tuned_set *set)
+{
+    memset(set, 0, sizeof *set);
+    for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
+        tuned_matmul(dt ? 8 : 4, &set->matmul[dt]);
+        tuned_add(dt ? 8 : 4, &set->add[dt]);
+        set->have_matmul[dt] = set->have_add[dt] = 1;
+    }
+}
+
+static void write_text(const char *text)
+{
+    FILE *f = fopen(file, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    fclose(f);
+}
+
+/* Run matmul (odd shape) and add in a fresh context, check both against the
+ * host; *tuned_mm / *tuned_add say whether the kernels ran with tuned
+ * parameters, and *mm the matmul parameters they ran with. */
+static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_matmul_params *mm,
+                        clrt_add_params *ad)
+{
+    const size_t M = 67, N = 45, K = 33, es = tu_dtype_size(dtype);
+    clrt_context *ctx;
+    clrt_queue *q;
+    TU_OK(clrt_context_create(&ctx, selector));
+    TU_OK(clrt_queue_create(&q, ctx));
+    void *a = malloc(M * K * es), *b = malloc(K * N * es), *c = malloc(M * N * es);
+    double *ref = malloc(M * N * sizeof *ref), *absref = malloc(M * N * sizeof *absref);
+    assert_true(a && b && c && ref && absref);
+    tu_fill(a, dtype, M * K, 1);
+    tu_fill(b, dtype, K * N, 2);
+    clrt_buffer *da, *db, *dc;
+    TU_OK(clrt_buffer_create(&da, ctx, dtype, M, K));
+    TU_OK(clrt_buffer_create(&db, ctx, dtype, K, N));
+    TU_OK(clrt_buffer_create(&dc, ctx, dtype, M, N));
+    TU_OK(clrt_buffer_write(q, da, a, M * K));
+    TU_OK(clrt_buffer_write(q, db, b, K * N));
+    TU_OK(clrt_matmul(q, dc, da, db));
+    TU_OK(clrt_buffer_read(q, dc, c, M * N));
+    tu_matmul_ref(a, b, dtype, M, N, K, ref, absref);
+    assert_int_equal(tu_matmul_errors(c, dtype, ref, absref, M, N, K), 0);
+    clrt_buffer_destroy(da);
+    clrt_buffer_destroy(db);
+    clrt_buffer_destroy(dc);
+
+    /* add over an odd length: c = a + b exactly */
+    const size_t n = 1001;
+    clrt_buffer *x, *y, *z;
+    TU_OK(clrt_buffer_create(&x, ctx, dtype, 1, n));
+    TU_OK(clrt_buffer_create(&y, ctx, dtype, 1, n));
+    TU_OK(clrt_buffer_create(&z, ctx, dtype, 1, n));
+    TU_OK(clrt_buffer_write(q, x, a, n));
+    TU_OK(clrt_buffer_write(q, y, b, n));
+    TU_OK(clrt_add(q, z, x, y));
+    TU_OK(clrt_buffer_read(q, z, c, n));
+    for (size_t i = 0; i < n; i++) {
+        if (dtype == CLRT_FLOAT64)
+            assert_true(((double *)c)[i] == ((double *)a)[i] + ((double *)b)[i]);
+        else
+            assert_true(((float *)c)[i] == ((float *)a)[i] + ((float *)b)[i]);
+    }
+    clrt_buffer_destroy(x);
+    clrt_buffer_destroy(y);
+    clrt_buffer_destroy(z);
+
+    int dt = dtype - 1;
+    *tuned_mm = ctx->ops[CLRT_OP_MATMUL][dt].tuned;
+    *tuned_add = ctx->ops[CLRT_OP_ADD][dt].tuned;
+    if (mm)
+        *mm = ctx->ops[CLRT_OP_MATMUL][dt].params.matmul;
+    if (ad)
+        *ad = ctx->ops[CLRT_OP_ADD][dt].params.add;
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    free(a);
+    free(b);
+    free(c);
+    free(ref);
+    free(absref);
+}
+
+static void valid_file_is_used(void **state)
+{
+    (void)state;
+    clrt_tuned_set set;
+    full_set(&set);
+    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    unsigned long used0, used1;
+    clrt_debug_tuned_stats(&used0, NULL, NULL);
+    for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
+        int tm, ta;
+        clrt_matmul_params mm;
+        clrt_add_params ad;
+        run_checked(dt ? CLRT_FLOAT64 : CLRT_FLOAT32, &tm, &ta, &mm, &ad);
+        assert_true(tm);
+        assert_true(ta);
+        /* as written (a driver may only have shrunk the work-group to fit) */
+        assert_int_equal(mm.tm, set.matmul[dt].tm);
+        assert_int_equal(mm.tk, set.matmul[dt].tk);
+        assert_int_equal(mm.use_local, set.matmul[dt].use_local);
+        assert_int_equal(ad.items, set.add[dt].items);
+        assert_int_equal(ad.vw, set.add[dt].vw);
+    }
+    clrt_debug_tuned_stats(&used1, NULL, NULL);
+    assert_true(used1 >= used0 + 2);
+
+    /* CLRT_TUNED=0: the defaults */
+    setenv("CLRT_TUNED", "0", 1);
+    int tm, ta;
+    run_checked(CLRT_FLOAT32, &tm, &ta, NULL, NULL);
+    assert_false(tm);
+    assert_false(ta);
+    setenv("CLRT_TUNED", "1", 1);
+}
+
+/* Text of a valid file, with one substitution made and the checksum redone
+ * (so that only the value is wrong), or left as it is (a damaged file). */
+static char *variant(const char *from, const char *to, int fix_checksum)
+{
+    clrt_tuned_set set;
+    full_set(&set);
+    char *text = clrt__tuned_format(&info, &set);
+    assert_non_null(text);
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    size_t n = strlen(text), fl = strlen(from), tl = strlen(to);
+    char *out = malloc(n + tl + 64);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    memcpy(out + (at - text), to, tl);
+    strcpy(out + (at - text) + tl, at + fl);
+    free(text);
+    if (fix_checksum) {
+        char *check = strstr(out, "\ncheck ");
+        assert_non_null(check);
+        *++check = '\0';
+        size_t body = strlen(out);
+        snprintf(check, 32, "check %016llx\n", (unsigned long long)clrt__hash(CLRT_HASH_INIT, out, body));
+    }
+    return out;
+}
+
+static void expect_ignored(const char *text)
+{
+    write_text(text);
+    unsigned long ign0, ign1;
+    clrt_debug_tuned_stats(NULL, &ign0, NULL);
+    for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
+        int tm, ta;
+        run_checked(dt ? CLRT_FLOAT64 : CLRT_FLOAT32, &tm, &ta, NULL, NULL);
+        assert_false(tm);
+        assert_false(ta);
+    }
+    clrt_debug_tuned_stats(NULL, &ign1, NULL);
+    assert_true(ign1 > ign0);
+}
+
+static void corrupt_file_is_ignored(void **state)
+{
+    (void)state;
+    char tm[32];
+    clrt_tuned_set set;
+    full_set(&set);
+    snprintf(tm, sizeof tm, " tm=%u ", set.matmul[0].tm);
+    char *text = variant(tm, " tm=7 ", 0); /* edited without a new checksum */
+    expect_ignored(text);
+    free(text);
+    text = variant("CLRT-TUNED 1", "CLRT-TUNED 1", 0);
+    text[strlen(text) / 2] = '\0'; /* truncated */
+    expect_ignored(text);
+    free(text);
+    expect_ignored("\x01\x02\x03 not a tuned file at all \xff\xfe\n");
+}
+
+static void foreign_file_is_ignored(void **state)
+{
+    (void)state;
+    clrt_device_info other = info;
+    snprintf(other.name, sizeof other.name, "another %.200s", info.name);
+    clrt_tuned_set set;
+    full_set(&set);
+    assert_int_equal(clrt__tuned_write(file, &other, &set), 0);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(clrt__file_read(file, 1 << 16, &text, &len), 0);
+    expect_ignored(text);
+    free(text);
+    other = info;
+    snprintf(other.driver, sizeof other.driver, "%.200s.1", info.driver);
+    assert_int_equal(clrt__tuned_write(file, &other, &set), 0);
+    assert_int_equal(clrt__file_read(file, 1 << 16, &text, &len), 0);
+    expect_ignored(text);
+    free(text);
+}
+
+static void out_of_range_file_is_ignored(void **state)
+{
+    (void)state;
+    clrt_tuned_set set;
+    full_set(&set);
+    char from[32], to[64];
+    snprintf(from, sizeof from, " vw=%u\n", set.matmul[0].vw);
+    char *text = variant(from, " vw=3\n", 1);
+    expect_ignored(text);
+    free(text);
+    snprintf(from, sizeof from, " wgx=%u ", set.matmul[0].wgx);
+    snprintf(to, sizeof to, " wgx=%zu ", facts.max_work_group * 2);
+    text = variant(from, to, 1);
+    expect_ignored(text);
+    free(text);
+    snprintf(from, sizeof from, " tm=%u ", set.matmul[0].tm);
+    text = variant(from, " tm=4294967297 ", 1);
+    expect_ignored(text);
+    free(text);
+    snprintf(from, sizeof from, " items=%u ", set.add[0].items);
+    text = variant(from, " items=0 ", 1);
+    expect_ignored(text);
+    free(text);
+}
+
+/* Tuned parameters that do not build: the defaults, with correct results. */
+static void failed_build_falls_back(void **state)
+{
+    (void)state;
+    clrt_tuned_set set;
+    full_set(&set);
+    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    unsigned long fb0, fb1;
+    clrt_debug_tuned_stats(NULL, NULL, &fb0);
+    /* the first build of the new context is the tuned matmul's */
+    clrt_debug_fault_arm(CLRT_FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    int tm, ta;
+    clrt_matmul_params mm;
+    run_checked(CLRT_FLOAT32, &tm, &ta, &mm, NULL);
+    clrt_debug_fault_clear();
+    assert_false(tm);
+    assert_true(ta);
+    clrt_matmul_params def;
+    clrt_matmul_params_default(&facts, 4, &def);
+    assert_int_equal(mm.tm, def.tm);
+    assert_int_equal(mm.tk, def.tk);
+    clrt_debug_tuned_stats(NULL, NULL, &fb1);
+    assert_int_equal(fb1, fb0 + 1);
+}
+
+int main(void)
+{
+    tu_require_device();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(valid_file_is_used, teardown),
+        cmocka_unit_test_teardown(corrupt_file_is_ignored, teardown),
+        cmocka_unit_test_teardown(foreign_file_is_ignored, teardown),
+        cmocka_unit_test_teardown(out_of_range_file_is_ignored, teardown),
+        cmocka_unit_test_teardown(failed_build_falls_back, teardown),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,420 @@
+/* clrt-bench command line (see bench_opts.h). */
+#include "bench_opts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_usage(FILE *f)
+{
+    fputs(
+        "usage: clrt-bench [options]\n"
+        "\n"
+        "Times clrt_matmul and clrt_add on every OpenCL device (or the ones selected)\n"
+        "against references measured in the same run, side by side: host OpenBLAS\n"
+        "cblas_sgemm/dgemm, a host add loop on 2 threads, and CLBlast on the same\n"
+        "device, queue and buffers. Ratios are clrt's speed over the reference's.\n"
+        "\n"
+        "What to run\n"
+        "  --device SEL      a device (repeatable): N, P:D, gpu, cpu, accelerator or a\n"
+        "                    name, as in clrt-info. Default: every device except checking\n"
+        "                    or emulating ones (Oclgrind, llvmpipe); 'all' takes those too.\n"
+        "  --op LIST         matmul,add (default both)\n"
+        "  --dtype LIST      f32,f64 (default both; f64 only where the device has it)\n"
+        "  --sizes LIST      matmul sizes: N (square) or MxNxK; default\n"
+        "                    256,512,1000,1024,1031,2048,4096,1000x1000x1,1024x1024x1\n"
+        "  --add-sizes LIST  add element counts, 1e6 notation allowed; default 1e3,1e4,...,1e8\n"
+        "  --quick           a short run: matmul 256,1000,1024,1000x1000x1,1024x1024x1,\n"
+        "                    add 1e3,1e6,1e7,\n"
+        "                    fewer repetitions, no cold-compile measurement\n"
+        "\n"
+        "How long\n"
+        "  --reps N          at most N timed runs per case (default 15; --quick 5)\n"
+        "  --min-reps N      at least N (default 3; --quick 2), unless one round of all\n"
+        "                    implementations passes --max-time\n"
+        "  --min-time S      keep repeating a case for S seconds (default 1; --quick 0.2)\n"
+        "  --max-time S      stop a case once another round would pass S seconds (default 20)\n"
+        "  --warmup N        untimed runs first (default 1)\n"
+        "\n"
+        "Extra measurements (all on by default)\n"
+        "  --no-first        skip the first call on a fresh context (compile + first run)\n"
+        "  --no-child        skip a new process's first matmul (re-runs clrt-bench as a\n"
+        "                    child: process start, context, kernel from the caches, work)\n"
+        "  --first-size N    the child's matmul size (default 1024)\n"
+        "  --cold            also run the child with every build cache off (CLRT_CACHE=0,\n"
+        "                    POCL_KERNEL_CACHE=0): the full compile (default unless --quick)\n"
+        "  --no-cold\n"
+        "  --forced-cache    also run the child with clrt's own program binary cache forced on\n"
+        "                    (CLRT_CACHE=1; by default clrt leaves caching to POCL and NVIDIA):\n"
+        "                    writes the kernel binaries to clrt's cache folder\n"
+        "  --no-overhead     skip the per-operation cost of a tiny add (pipelined) against\n"
+        "                    a raw clEnqueueNDRangeKernel of the same kernel\n"
+        "  --no-default      do not also time the default parameters where tuned ones apply\n"
+        "\n"
+        "References\n"
+        "  --no-openblas, --no-clblast, --no-host   leave one out\n"
+        "  --threads N       threads of the host add loop (default 2)\n"
+        "\n"
+        "Output\n"
+        "  (default)         a table on stdout, a progress line on stderr when it is a terminal\n"
+        "  --json, --csv     machine-readable results on stdout instead\n"
+        "  --plot FILE.png   GFLOP/s (matmul) and GB/s (add) against size, per device and\n"
+        "                    reference, drawn with gnuplot\n"
+        "  --progress, --no-progress\n"
+        "  --list            list the devices and exit\n"
+        "\n"
+        "Tuning\n"
+        "  --tune            search the matmul and add parameters of each selected device\n"
+        "                    (every candidate's result is checked against the host, then\n"
+        "                    timed), and store the best in the tuned-parameter file that\n"
+        "                    clrt loads by itself from then on; then benchmark as usual\n"
+        "                    unless --tune-only\n"
+        "  --tune-only       tune, report default vs tuned, and stop\n"
+        "  --tune-size N     matmul size the candidates are timed at, with twice it, and\n"
+        "                    N+7 in the final comparison (default 1024; add: 1e7)\n"
+        "  --tune-passes N   rounds of the coordinate search (default 2)\n"
+        "  --tune-file PATH  write there instead of the standard place\n"
+        "  --tune-dry-run    search and report, write nothing\n"
+        "\n"
+        "Tuned parameters live in $CLRT_CACHE_DIR/tuned, else $XDG_CACHE_HOME/clrt/tuned,\n"
+        "else ~/.cache/clrt/tuned, one file per device, driver version and clrt version.\n"
+        "CLRT_TUNED_FILE=PATH makes clrt read that file instead; CLRT_TUNED=0 ignores them.\n"
+        "\n"
+        "Notes\n"
+        "  OpenBLAS picks a kernel for the CPU it finds; OPENBLAS_CORETYPE forces one.\n"
+        "  Forced to an older core (e.g. OPENBLAS_CORETYPE=Haswell on this Zen 5 machine)\n"
+        "  it runs at about half its speed: the bench prints the core that ran, and the\n"
+        "  ratios are only fair against the best core: unset OPENBLAS_CORETYPE and let\n"
+        "  OpenBLAS detect it (here it picks Cooperlake; Zen is as slow as Haswell).\n"
+        "  Times are medians of repeated runs; only ratios measured in the same run mean\n"
+        "  much on a shared machine.\n",
+        f);
+}
+
+/* "1e7", "1000", "10000000" */
+static int parse_count(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= 1) || v > 1e15 || v != floor(v))
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_shape(const char *s, bench_shape *out)
+{
+    size_t v[3];
+    int n = 0;
+    const char *p = s;
+    char buf[64];
+    while (*p && n < 3) {
+        size_t len = strcspn(p, "xX");
+        if (len == 0 || len >= sizeof buf)
+            return -1;
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (parse_count(buf, &v[n]) != 0)
+            return -1;
+        n++;
+        p += len;
+        if (*p)
+            p++;
+        else
+            break;
+    }
+    if (*p || (n != 1 && n != 3))
+        return -1;
+    if (n == 1)
+        v[1] = v[2] = v[0];
+    out->m = v[0];
+    out->n = v[1];
+    out->k = v[2];
+    return 0;
+}
+
+/* Split a comma list; calls item() on each piece. */
+static int each_item(const char *list, int (*item)(const char *, void *), void *arg)
+{
+    char buf[128];
+    const char *p = list;
+    if (!*p)
+        return -1;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof buf)
+            return -1;
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (item(buf, arg) != 0)
+            return -1;
+        p += len;
+        if (!*p)
+            return 0;
+        p++;
+    }
+}
+
+static int add_shape(const char *s, void *arg)
+{
+    bench_opts *o = arg;
+    if (o->nmatmul >= BENCH_MAX_SIZES)
+        return -1;
+    return parse_shape(s, &o->matmul[o->nmatmul++]);
+}
+
+static int add_count(const char *s, void *arg)
+{
+    bench_opts *o = arg;
+    if (o->nadd >= BENCH_MAX_SIZES)
+        return -1;
+    return parse_count(s, &o->add[o->nadd++]);
+}
+
+static int add_op(const char *s, void *arg)
+{
+    bench_opts *o = arg;
+    if (strcmp(s, "matmul") == 0)
+        o->run_matmul = 1;
+    else if (strcmp(s, "add") == 0)
+        o->run_add = 1;
+    else
+        return -1;
+    return 0;
+}
+
+static int add_dtype(const char *s, void *arg)
+{
+    bench_opts *o = arg;
+    if (strcmp(s, "f32") == 0 || strcmp(s, "float32") == 0 || strcmp(s, "float") == 0)
+        o->run_f32 = 1;
+    else if (strcmp(s, "f64") == 0 || strcmp(s, "float64") == 0 || strcmp(s, "double") == 0)
+        o->run_f64 = 1;
+    else
+        return -1;
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= 0) || v > 1e6)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int bad(const char *opt, const char *value)
+{
+    fprintf(stderr, "clrt-bench: bad value for %s: '%s' (see clrt-bench --help)\n", opt,
+            value ? value : "(missing)");
+    return 2;
+}
+
+int bench_opts_parse(bench_opts *o, int argc, char **argv)
+{
+    static const bench_shape default_mm[] = {{256, 256, 256},    {512, 512, 512},    {1000, 1000, 1000},
+                                             {1024, 1024, 1024}, {1031, 1031, 1031}, {2048, 2048, 2048},
+                                             {4096, 4096, 4096}, {1000, 1000, 1},       {1024, 1024, 1}};
+    static const bench_shape quick_mm[] = {
+        {256, 256, 256}, {1000, 1000, 1000}, {1024, 1024, 1024}, {1000, 1000, 1}, {1024, 1024, 1}};
+    static const size_t default_add[] = {1000, 10000, 100000, 1000000, 10000000, 100000000};
+    static const size_t quick_add[] = {1000, 1000000, 10000000};
+
+    memset(o, 0, sizeof *o);
+    int sizes_given = 0, add_given = 0, ops_given = 0, dtypes_given = 0;
+    int reps = -1, min_reps = -1, warmup = -1, cold = -1;
+    double min_time = -1, max_time = -1;
+    o->first = o->child = o->overhead = 1;
+    o->openblas = o->clblast = o->host = 1;
+    o->compare_default = 1;
+    o->host_threads = 2;
+    o->first_size = 1024;
+    o->progress = -1;
+    o->format = BENCH_TABLE;
+    o->tune_size = 1024;
+    o->tune_passes = 2;
+    o->overhead_n = 1000;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKES_VALUE                                                                                          \
+    do {                                                                                                     \
+        if (!v)                                                                                              \
+            return bad(a, NULL);                                                                             \
+        i++;                                                                                                 \
+    } while (0)
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            bench_usage(stdout);
+            return 1;
+        } else if (strcmp(a, "--device") == 0 || strcmp(a, "-d") == 0) {
+            TAKES_VALUE;
+            if (o->ndevices >= BENCH_MAX_DEVICES)
+                return bad(a, v);
+            o->devices[o->ndevices++] = v;
+        } else if (strcmp(a, "--op") == 0) {
+            TAKES_VALUE;
+            if (!ops_given)
+                o->run_add = o->run_matmul = 0;
+            ops_given = 1;
+            if (each_item(v, add_op, o) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--dtype") == 0) {
+            TAKES_VALUE;
+            if (!dtypes_given)
+                o->run_f32 = o->run_f64 = 0;
+            dtypes_given = 1;
+            if (each_item(v, add_dtype, o) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--sizes") == 0) {
+            TAKES_VALUE;
+            if (!sizes_given)
+                o->nmatmul = 0;
+            sizes_given = 1;
+            if (each_item(v, add_shape, o) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--add-sizes") == 0) {
+            TAKES_VALUE;
+            if (!add_given)
+                o->nadd = 0;
+            add_given = 1;
+            if (each_item(v, add_count, o) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--quick") == 0) {
+            o->quick = 1;
+        } else if (strcmp(a, "--reps") == 0) {
+            TAKES_VALUE;
+            if (parse_int(v, 1, 1000, &reps) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--min-reps") == 0) {
+            TAKES_VALUE;
+            if (parse_int(v, 1, 1000, &min_reps) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--warmup") == 0) {
+            TAKES_VALUE;
+            if (parse_int(v, 0, 100, &warmup) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--min-time") == 0) {
+            TAKES_VALUE;
+            if (parse_seconds(v, &min_time) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--max-time") == 0) {
+            TAKES_VALUE;
+            if (parse_seconds(v, &max_time) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--no-first") == 0) {
+            o->first = 0;
+        } else if (strcmp(a, "--no-child") == 0) {
+            o->child = 0;
+        } else if (strcmp(a, "--first-size") == 0) {
+            TAKES_VALUE;
+            if (parse_count(v, &o->first_size) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--cold") == 0) {
+            cold = 1;
+        } else if (strcmp(a, "--no-cold") == 0) {
+            cold = 0;
+        } else if (strcmp(a, "--forced-cache") == 0) {
+            o->forced_cache = 1;
+        } else if (strcmp(a, "--no-overhead") == 0) {
+            o->overhead = 0;
+        } else if (strcmp(a, "--no-default") == 0) {
+            o->compare_default = 0;
+        } else if (strcmp(a, "--no-openblas") == 0) {
+            o->openblas = 0;
+        } else if (strcmp(a, "--no-clblast") == 0) {
+            o->clblast = 0;
+        } else if (strcmp(a, "--no-host") == 0) {
+            o->host = 0;
+        } else if (strcmp(a, "--threads") == 0) {
+            TAKES_VALUE;
+            if (parse_int(v, 1, 64, &o->host_threads) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--json") == 0) {
+            o->format = BENCH_JSON;
+        } else if (strcmp(a, "--csv") == 0) {
+            o->format = BENCH_CSV;
+        } else if (strcmp(a, "--plot") == 0) {
+            TAKES_VALUE;
+            o->plot = v;
+        } else if (strcmp(a, "--progress") == 0) {
+            o->progress = 1;
+        } else if (strcmp(a, "--no-progress") == 0) {
+            o->progress = 0;
+        } else if (strcmp(a, "--list") == 0) {
+            o->list = 1;
+        } else if (strcmp(a, "--tune") == 0) {
+            o->tune = 1;
+        } else if (strcmp(a, "--tune-only") == 0) {
+            o->tune = 2;
+        } else if (strcmp(a, "--tune-size") == 0) {
+            TAKES_VALUE;
+            if (parse_count(v, &o->tune_size) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--tune-passes") == 0) {
+            TAKES_VALUE;
+            if (parse_int(v, 1, 10, &o->tune_passes) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--tune-file") == 0) {
+            TAKES_VALUE;
+            o->tune_file = v;
+        } else if (strcmp(a, "--tune-dry-run") == 0) {
+            o->tune_dry_run = 1;
+        } else if (strcmp(a, "--child-first-call") == 0) {
+            /* internal: --child-first-call DEVICE f32|f64 N */
+            if (i + 3 >= argc)
+                return bad(a, NULL);
+            o->child_mode = 1;
+            o->child_device = argv[i + 1];
+            o->child_dbl = strcmp(argv[i + 2], "f64") == 0;
+            if (parse_count(argv[i + 3], &o->child_n) != 0)
+                return bad(a, argv[i + 3]);
+            i += 3;
+        } else {
+            fprintf(stderr, "clrt-bench: unknown option '%s' (see clrt-bench --help)\n", a);
+            return 2;
+        }
+#undef TAKES_VALUE
+    }
+
+    if (!ops_given)
+        o->run_add = o->run_matmul = 1;
+    if (!dtypes_given)
+        o->run_f32 = o->run_f64 = 1;
+    if (!sizes_given) {
+        const bench_shape *src = o->quick ? quick_mm : default_mm;
+        o->nmatmul = o->quick ? sizeof quick_mm / sizeof *quick_mm : sizeof default_mm / sizeof *default_mm;
+        memcpy(o->matmul, src, o->nmatmul * sizeof *src);
+    }
+    if (!add_given) {
+        const size_t *src = o->quick ? quick_add : default_add;
+        o->nadd = o->quick ? sizeof quick_add / sizeof *quick_add : sizeof default_add / sizeof *default_add;
+        memcpy(o->add, src, o->nadd * sizeof *src);
+    }
+    o->max_reps = reps > 0 ? reps : (o->quick ? 5 : 15);
+    o->min_reps = min_reps > 0 ? min_reps : (o->quick ? 2 : 3);
+    if (o->min_reps > o->max_reps)
+        o->min_reps = o->max_reps;
+    o->warmup = warmup >= 0 ? warmup : 1;
+    o->min_time = min_time >= 0 ? min_time : (o->quick ? 0.2 : 1.0);
+    o->max_time = max_time >= 0 ? max_time : 20.0;
+    o->cold = cold >= 0 ? cold : !o->quick;
+    o->overhead_ops = o->quick ? 200 : 500;
+    return 0;
+}

@@ -1,0 +1,145 @@
+/* clrt-bench results and their output: a readable table, JSON or CSV. */
+#ifndef CLRT_BENCH_OUT_H
+#define CLRT_BENCH_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <clrt/clrt.h>
+
+#include "bench_time.h"
+
+enum bench_op { BENCH_ADD, BENCH_MATMUL };
+
+/* Who did the work of a case. */
+enum bench_impl_kind {
+    IMPL_CLRT,         /* clrt as a user gets it: tuned parameters when there are some */
+    IMPL_CLRT_DEFAULT, /* clrt with the default parameters (only when tuned ones were used) */
+    IMPL_OPENBLAS,     /* host cblas_sgemm / cblas_dgemm */
+    IMPL_CLBLAST,      /* CLBlast gemm on the same device */
+    IMPL_HOST,         /* host add loop on --threads threads */
+    IMPL_KINDS
+};
+extern const char *const bench_impl_name[IMPL_KINDS];
+
+typedef struct bench_result {
+    int present;       /* measured (or tried: see note) */
+    int failed;        /* it ran and failed: note says why */
+    bench_stats st;
+    double rate;       /* GFLOP/s (matmul) or GB/s (add), from the median */
+    size_t wrong, checked; /* result check after the timing */
+    char note[160];
+} bench_result;
+
+typedef struct bench_case {
+    size_t device;     /* index into the report's devices */
+    int op;            /* enum bench_op */
+    int dbl;
+    size_t m, n, k;    /* add: 1 x n, k = 0 */
+    double first_s;    /* first call on a fresh context (compile + first run); < 0: not measured */
+    int tuned;         /* clrt ran with tuned parameters */
+    char params[160];  /* the parameters clrt ran with */
+    char params_default[160];
+    bench_result r[IMPL_KINDS];
+    double ratio[IMPL_KINDS]; /* clrt's speed over each: median of the rounds' time ratios; 0: none */
+    /* matmul at sizes that are not multiples of 64: clrt at the nearest round
+     * sizes too, side by side; nb_ratio = this rate / that rate (median of the
+     * rounds); 0: not measured */
+    size_t nb_m, nb_n, nb_k;
+    double nb_rate, nb_ratio;
+} bench_case;
+
+/* A new process's first matmul (see clrt-bench.c). Times in seconds. */
+typedef struct bench_first {
+    int measured, ok;
+    int dbl;
+    size_t n;
+    double spawn_to_main;  /* exec, dynamic loading, until main() */
+    double context;        /* clrt_context_create (platform discovery, driver start) */
+    double buffers;        /* queue + 3 buffers + writes */
+    double call;           /* clrt_matmul returning: kernel build or cache fetch, enqueue */
+    double finish;         /* until the result is complete (POCL compiles its work-group function here) */
+    double total;          /* spawn to complete, less the time the child spent making inputs */
+    double work;           /* the steady median of the same matmul in this run */
+    double overhead;       /* total - work */
+    double cold_total;     /* the same with every build cache off; < 0: not measured */
+    double cold_overhead;
+    double forced_total;   /* the same with clrt's own program cache forced on (CLRT_CACHE=1); < 0: not measured */
+    double forced_call;    /* ... its clrt_matmul call (the kernel from clrt's cache) */
+    double forced_overhead;
+    char note[200];
+} bench_first;
+
+typedef struct bench_overhead {
+    int measured;
+    size_t n;
+    int ops;
+    double clrt_op;        /* seconds per clrt_add, pipelined (enqueue only, one finish at the end) */
+    double raw_op;         /* the same kernel by clEnqueueNDRangeKernel, arguments set once */
+    double raw_args_op;    /* ... and by 4 clSetKernelArg + clEnqueueNDRangeKernel per operation */
+    double ratio;          /* median over rounds of clrt_op / raw_op, each round's pair side by side */
+    int rounds;
+    char note[160];
+} bench_overhead;
+
+typedef struct bench_device {
+    clrt_device_info info;
+    int emulator;
+    int skipped;
+    char note[256];        /* why it was skipped, or what failed */
+    bench_first first[2];  /* [dbl] */
+    bench_overhead overhead;
+} bench_device;
+
+/* One line per tuned (op, dtype) of a device, for the report. */
+typedef struct bench_tuned_line {
+    size_t device;
+    int op, dbl;
+    int written;
+    double default_rate, tuned_rate;
+    double speedup;            /* tuned over default, side by side (geometric mean of two sizes) */
+    size_t tried, rejected;
+    char params_default[160], params_tuned[160];
+    char path[512];
+    char note[400];
+} bench_tuned_line;
+
+typedef struct bench_report {
+    char command[1024];
+    char date[64];
+    char host[256];
+    const char *clrt_version;
+    int have_openblas, have_clblast, have_host;
+    int built_openblas, built_clblast; /* compiled in (else the bench says how to get them) */
+    char openblas_core[64], openblas_config[256];
+    int openblas_threads;
+    char openblas_coretype_env[64];
+    char clblast_version[32];
+    int host_threads;
+    bench_device devices[64];
+    size_t ndevices;
+    bench_case *cases;
+    size_t ncases, cap;
+    bench_tuned_line tuned[64];
+    size_t ntuned;
+} bench_report;
+
+/* A new case (zeroed, first_s = -1), or NULL when out of memory. */
+bench_case *bench_report_add(bench_report *r);
+void bench_report_free(bench_report *r);
+
+/* Work of a case: FLOP (matmul) or bytes moved (add). */
+double bench_case_work(const bench_case *c);
+const char *bench_unit(int op);     /* "GFLOP/s" or "GB/s" */
+const char *bench_dtype_name(int dbl); /* "f32" or "f64" */
+
+/* speed of impl over ref: for clrt the median of the per-round ratios (each
+ * round ran both side by side), else the ratio of the medians; 0 when
+ * either is missing */
+double bench_ratio(const bench_case *c, int impl, int ref);
+
+void bench_print_table(FILE *f, const bench_report *r);
+void bench_print_json(FILE *f, const bench_report *r);
+void bench_print_csv(FILE *f, const bench_report *r);
+
+#endif

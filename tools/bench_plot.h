@@ -1,0 +1,11 @@
+/* clrt-bench --plot: a PNG of GFLOP/s (matmul) and GB/s (add) against size,
+ * one line per device and reference, drawn by gnuplot. */
+#ifndef CLRT_BENCH_PLOT_H
+#define CLRT_BENCH_PLOT_H
+
+#include "bench_out.h"
+
+/* 0 when written; -1 with a message on stderr (gnuplot missing or failing). */
+int bench_plot(const bench_report *r, const char *png);
+
+#endif

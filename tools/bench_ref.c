@@ -1,0 +1,248 @@
+/* clrt-bench host references and checks (see bench_ref.h). */
+#include "bench_ref.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#ifdef CLRT_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
+
+/* ---- OpenBLAS */
+
+int bench_have_openblas(void)
+{
+#ifdef CLRT_BENCH_OPENBLAS
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+const char *bench_openblas_core(void)
+{
+#ifdef CLRT_BENCH_OPENBLAS
+    const char *s = openblas_get_corename();
+    return s ? s : "?";
+#else
+    return "";
+#endif
+}
+
+int bench_openblas_threads(void)
+{
+#ifdef CLRT_BENCH_OPENBLAS
+    return openblas_get_num_threads();
+#else
+    return 0;
+#endif
+}
+
+const char *bench_openblas_config(void)
+{
+#ifdef CLRT_BENCH_OPENBLAS
+    const char *s = openblas_get_config();
+    return s ? s : "?";
+#else
+    return "";
+#endif
+}
+
+int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const void *b, void *c)
+{
+#ifdef CLRT_BENCH_OPENBLAS
+    if (dbl)
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0,
+                    a, (blasint)K, b, (blasint)N, 0.0, c, (blasint)N);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0f,
+                    a, (blasint)K, b, (blasint)N, 0.0f, c, (blasint)N);
+    return 0;
+#else
+    (void)dbl, (void)M, (void)N, (void)K, (void)a, (void)b, (void)c;
+    return -1;
+#endif
+}
+
+/* ---- host add pool: workers wait at a barrier for a job, run their slice,
+ * and meet at a second barrier; the caller's thread is worker 0. */
+
+enum { MAX_THREADS = 64 };
+
+static struct {
+    int threads;
+    pthread_t tid[MAX_THREADS];
+    pthread_barrier_t start, done;
+    int quit;
+    int dbl;
+    size_t n;
+    const void *a, *b;
+    void *c;
+} pool;
+
+static void add_f(size_t lo, size_t hi, const float *restrict a, const float *restrict b, float *restrict c)
+{
+    for (size_t i = lo; i < hi; i++)
+        c[i] = a[i] + b[i];
+}
+
+static void add_d(size_t lo, size_t hi, const double *restrict a, const double *restrict b,
+                  double *restrict c)
+{
+    for (size_t i = lo; i < hi; i++)
+        c[i] = a[i] + b[i];
+}
+
+static void run_slice(int w, int threads)
+{
+    /* slices aligned to 64 bytes so that no two threads share a cache line */
+    size_t per = (pool.n + (size_t)threads - 1) / (size_t)threads;
+    per = (per + 15) & ~(size_t)15;
+    size_t lo = per * (size_t)w, hi = lo + per;
+    if (lo > pool.n)
+        lo = pool.n;
+    if (hi > pool.n)
+        hi = pool.n;
+    if (pool.dbl)
+        add_d(lo, hi, pool.a, pool.b, pool.c);
+    else
+        add_f(lo, hi, pool.a, pool.b, pool.c);
+}
+
+static void *worker(void *arg)
+{
+    int w = (int)(intptr_t)arg;
+    for (;;) {
+        pthread_barrier_wait(&pool.start);
+        if (pool.quit)
+            return NULL;
+        run_slice(w, pool.threads);
+        pthread_barrier_wait(&pool.done);
+    }
+}
+
+int bench_host_add_start(int threads)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    pool.threads = threads;
+    pool.quit = 0;
+    if (pthread_barrier_init(&pool.start, NULL, (unsigned)threads) != 0)
+        return -1;
+    if (pthread_barrier_init(&pool.done, NULL, (unsigned)threads) != 0) {
+        pthread_barrier_destroy(&pool.start);
+        return -1;
+    }
+    for (int w = 1; w < threads; w++) {
+        if (pthread_create(&pool.tid[w], NULL, worker, (void *)(intptr_t)w) != 0) {
+            /* run with the threads that started */
+            pool.threads = w;
+            pthread_barrier_destroy(&pool.start);
+            pthread_barrier_destroy(&pool.done);
+            pthread_barrier_init(&pool.start, NULL, (unsigned)w);
+            pthread_barrier_init(&pool.done, NULL, (unsigned)w);
+            break;
+        }
+    }
+    return 0;
+}
+
+void bench_host_add_stop(void)
+{
+    if (pool.threads <= 0)
+        return;
+    pool.quit = 1;
+    pthread_barrier_wait(&pool.start);
+    for (int w = 1; w < pool.threads; w++)
+        pthread_join(pool.tid[w], NULL);
+    pthread_barrier_destroy(&pool.start);
+    pthread_barrier_destroy(&pool.done);
+    pool.threads = 0;
+}
+
+int bench_host_add_threads(void) { return pool.threads; }
+
+void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c)
+{
+    pool.dbl = dbl;
+    pool.n = n;
+    pool.a = a;
+    pool.b = b;
+    pool.c = c;
+    if (pool.threads <= 1) {
+        run_slice(0, 1);
+        return;
+    }
+    pthread_barrier_wait(&pool.start);
+    run_slice(0, pool.threads);
+    pthread_barrier_wait(&pool.done);
+}
+
+/* ---- inputs and checks */
+
+void bench_fill(void *data, int dbl, size_t count, unsigned seed)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)seed * 0x100000001b3ULL);
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        double v = (double)(s >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
+        if (dbl)
+            ((double *)data)[i] = v;
+        else
+            ((float *)data)[i] = (float)v;
+    }
+}
+
+static double get(const void *p, int dbl, size_t i)
+{
+    return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
+                          size_t K, size_t *checked)
+{
+    const double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
+    size_t rows = M < 16 ? M : 16, wrong = 0, count = 0;
+    for (size_t r = 0; r < rows; r++) {
+        size_t i = rows == 1 ? 0 : r * (M - 1) / (rows - 1);
+        for (size_t j = 0; j < N; j++) {
+            double ref = 0, abs_ref = 0;
+            for (size_t k = 0; k < K; k++) {
+                double x = get(a, dbl, i * K + k), y = get(b, dbl, k * N + j);
+                ref += x * y;
+                abs_ref += fabs(x * y);
+            }
+            double got = get(c, dbl, i * N + j);
+            double bound = 2.0 * (double)K * eps * abs_ref + 1e-30;
+            if (!(fabs(got - ref) <= bound))
+                wrong++;
+            count++;
+        }
+    }
+    if (checked)
+        *checked = count;
+    return wrong;
+}
+
+size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n)
+{
+    size_t wrong = 0;
+    if (dbl) {
+        const double *x = a, *y = b, *z = c;
+        for (size_t i = 0; i < n; i++)
+            wrong += !(z[i] == x[i] + y[i]);
+    } else {
+        const float *x = a, *y = b, *z = c;
+        for (size_t i = 0; i < n; i++) {
+            float s = x[i] + y[i];
+            wrong += !(z[i] == s);
+        }
+    }
+    return wrong;
+}

@@ -1,0 +1,39 @@
+/* clrt-bench host references and result checks: OpenBLAS gemm (when built
+ * with it), a 2-thread host add loop, reproducible inputs, and checks of
+ * device results against a double-precision host computation. */
+#ifndef CLRT_BENCH_REF_H
+#define CLRT_BENCH_REF_H
+
+#include <stddef.h>
+
+/* ---- OpenBLAS (CLRT_BENCH_OPENBLAS at build time) */
+int bench_have_openblas(void);
+/* The core OpenBLAS picked (openblas_get_corename), its thread count and
+ * build config; "" / 0 without OpenBLAS. */
+const char *bench_openblas_core(void);
+int bench_openblas_threads(void);
+const char *bench_openblas_config(void);
+/* C(MxN) = A(MxK) B(KxN), row-major, float (dbl = 0) or double. 0, or -1
+ * without OpenBLAS. */
+int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const void *b, void *c);
+
+/* ---- host add loop on a pool of threads (the caller's thread + threads-1) */
+int bench_host_add_start(int threads); /* 0 or -1 */
+void bench_host_add_stop(void);
+int bench_host_add_threads(void);
+/* c = a + b over n elements, split evenly over the pool. */
+void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c);
+
+/* ---- inputs and checks */
+/* Reproducible values in [-1, 1). */
+void bench_fill(void *data, int dbl, size_t count, unsigned seed);
+/* Compare up to 16 rows of c spread over M (all N columns) with a product in
+ * double, within the dot-product error bound 2 K eps |a||b| (+ a tiny
+ * absolute term). Returns the number of wrong elements; *checked gets the
+ * number compared. */
+size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
+                          size_t K, size_t *checked);
+/* c == a + b exactly (one IEEE rounding on both sides). Wrong elements. */
+size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n);
+
+#endif

@@ -1,0 +1,227 @@
+/* clrt-bench targets (see bench_targets.h). Only what the run measured is
+ * judged; a target whose inputs are missing is not listed. */
+#include "bench_targets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct target {
+    size_t device;
+    char name[96];
+    double value, limit; /* pass when value >= limit (or <= for an upper limit) */
+    int upper;
+    char detail[200];
+} target;
+
+typedef void (*target_fn)(const target *t, void *arg);
+
+static const bench_case *find(const bench_report *r, size_t d, int op, int dbl, size_t m, size_t n, size_t k)
+{
+    for (size_t i = 0; i < r->ncases; i++) {
+        const bench_case *c = &r->cases[i];
+        if (c->device == d && c->op == op && c->dbl == dbl && c->m == m && c->n == n && c->k == k)
+            return c;
+    }
+    return NULL;
+}
+
+static double rate(const bench_case *c, int impl)
+{
+    const bench_result *x = &c->r[impl];
+    return x->present && !x->failed && x->st.reps > 0 ? x->rate : 0;
+}
+
+static int pass(const target *t) { return t->upper ? t->value <= t->limit : t->value >= t->limit; }
+
+/* a dimension that a tile of 32 divides (the "round" neighbour sizes) */
+static int round_dim(size_t v) { return v == 1 || v % 32 == 0; }
+
+static const bench_case *neighbour(const bench_report *r, const bench_case *c)
+{
+    const bench_case *best = NULL;
+    double best_d = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const bench_case *o = &r->cases[i];
+        if (o == c || o->device != c->device || o->op != c->op || o->dbl != c->dbl)
+            continue;
+        if (!round_dim(o->m) || !round_dim(o->n) || !round_dim(o->k) || (o->k == 1) != (c->k == 1))
+            continue;
+        double d = 0;
+        size_t a[3] = {c->m, c->n, c->k}, b[3] = {o->m, o->n, o->k};
+        for (int j = 0; j < 3; j++) {
+            double x = (double)a[j], y = (double)b[j];
+            double rel = x > y ? (x - y) / x : (y - x) / x;
+            if (rel > 0.1)
+                d = 1e9;
+            d += rel;
+        }
+        if (d < 1e9 && (!best || d < best_d)) {
+            best = o;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static void each_target(const bench_report *r, target_fn fn, void *arg)
+{
+    const char *ob_note = r->openblas_coretype_env[0] ? " (OpenBLAS on a forced core: not its best)" : "";
+    for (size_t d = 0; d < r->ndevices; d++) {
+        const bench_device *dev = &r->devices[d];
+        if (dev->skipped)
+            continue;
+        target t;
+        /* fp32 matmul against OpenBLAS and CLBlast */
+        static const size_t big[] = {1024, 2048, 4096};
+        for (int i = 0; i < 3; i++) {
+            const bench_case *c = find(r, d, BENCH_MATMUL, 0, big[i], big[i], big[i]);
+            if (!c || rate(c, IMPL_CLRT) <= 0)
+                continue;
+            double ob = rate(c, IMPL_OPENBLAS), clb = rate(c, IMPL_CLBLAST);
+            if (ob > 0) {
+                memset(&t, 0, sizeof t);
+                t.device = d;
+                snprintf(t.name, sizeof t.name, "matmul f32 %zu vs OpenBLAS sgemm", big[i]);
+                t.value = bench_ratio(c, IMPL_CLRT, IMPL_OPENBLAS);
+                t.limit = big[i] <= 2048 ? 0.9 : 1.0;
+                snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GFLOP/s; %s%s", rate(c, IMPL_CLRT), ob,
+                         big[i] <= 2048 ? "target >= 0.9, aim 1.0" : "aim >= 1.0", ob_note);
+                fn(&t, arg);
+            }
+            if (clb > 0) {
+                memset(&t, 0, sizeof t);
+                t.device = d;
+                snprintf(t.name, sizeof t.name, "matmul f32 %zu vs CLBlast", big[i]);
+                t.value = bench_ratio(c, IMPL_CLRT, IMPL_CLBLAST);
+                t.limit = 10;
+                snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GFLOP/s", rate(c, IMPL_CLRT), clb);
+                fn(&t, arg);
+            }
+        }
+        /* odd sizes against their round neighbours, and fp64 against dgemm */
+        for (size_t i = 0; i < r->ncases; i++) {
+            const bench_case *c = &r->cases[i];
+            if (c->device != d || c->op != BENCH_MATMUL || rate(c, IMPL_CLRT) <= 0)
+                continue;
+            if (c->nb_ratio > 0) {
+                /* measured side by side with its round neighbour */
+                memset(&t, 0, sizeof t);
+                t.device = d;
+                snprintf(t.name, sizeof t.name, "matmul %s %zux%zux%zu vs %zux%zux%zu", bench_dtype_name(c->dbl),
+                         c->m, c->n, c->k, c->nb_m, c->nb_n, c->nb_k);
+                t.value = c->nb_ratio;
+                t.limit = 0.85;
+                snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GFLOP/s side by side; within 15%%",
+                         rate(c, IMPL_CLRT), c->nb_rate);
+                fn(&t, arg);
+            } else if (!(round_dim(c->m) && round_dim(c->n) && round_dim(c->k))) {
+                const bench_case *o = neighbour(r, c);
+                if (o && rate(o, IMPL_CLRT) > 0) {
+                    memset(&t, 0, sizeof t);
+                    t.device = d;
+                    snprintf(t.name, sizeof t.name, "matmul %s %zux%zux%zu vs %zux%zux%zu", bench_dtype_name(c->dbl),
+                             c->m, c->n, c->k, o->m, o->n, o->k);
+                    t.value = rate(c, IMPL_CLRT) / rate(o, IMPL_CLRT);
+                    t.limit = 0.85;
+                    snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GFLOP/s; within 15%%", rate(c, IMPL_CLRT),
+                             rate(o, IMPL_CLRT));
+                    fn(&t, arg);
+                }
+            }
+            if (c->dbl && c->m == c->n && c->n == c->k && c->n >= 1024 && rate(c, IMPL_OPENBLAS) > 0) {
+                memset(&t, 0, sizeof t);
+                t.device = d;
+                snprintf(t.name, sizeof t.name, "matmul f64 %zu vs OpenBLAS dgemm", c->n);
+                t.value = bench_ratio(c, IMPL_CLRT, IMPL_OPENBLAS);
+                t.limit = 0.8;
+                snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GFLOP/s%s", rate(c, IMPL_CLRT),
+                         rate(c, IMPL_OPENBLAS), ob_note);
+                fn(&t, arg);
+            }
+        }
+        /* add against the host loop */
+        static const size_t adds[] = {10000000, 100000000};
+        for (int i = 0; i < 2; i++) {
+            const bench_case *c = find(r, d, BENCH_ADD, 0, 1, adds[i], 0);
+            if (!c || rate(c, IMPL_CLRT) <= 0 || rate(c, IMPL_HOST) <= 0)
+                continue;
+            memset(&t, 0, sizeof t);
+            t.device = d;
+            snprintf(t.name, sizeof t.name, "add f32 %.0e vs host loop (%d threads)", (double)adds[i],
+                     r->host_threads);
+            t.value = bench_ratio(c, IMPL_CLRT, IMPL_HOST);
+            t.limit = 0.9;
+            snprintf(t.detail, sizeof t.detail, "%.1f vs %.1f GB/s", rate(c, IMPL_CLRT), rate(c, IMPL_HOST));
+            fn(&t, arg);
+        }
+        if (dev->overhead.measured && dev->overhead.raw_op > 0) {
+            memset(&t, 0, sizeof t);
+            t.device = d;
+            t.upper = 1;
+            snprintf(t.name, sizeof t.name, "tiny add per op vs raw enqueue");
+            t.value = dev->overhead.ratio;
+            t.limit = 1.2;
+            snprintf(t.detail, sizeof t.detail, "%.2f vs %.2f us per operation, pipelined (n=%zu); median of %d rounds",
+                     dev->overhead.clrt_op * 1e6, dev->overhead.raw_op * 1e6, dev->overhead.n, dev->overhead.rounds);
+            fn(&t, arg);
+        }
+        for (int dbl = 0; dbl < 2; dbl++) {
+            const bench_first *p = &dev->first[dbl];
+            if (!p->measured)
+                continue;
+            memset(&t, 0, sizeof t);
+            t.device = d;
+            t.upper = 1;
+            snprintf(t.name, sizeof t.name, "new process first matmul %s %zu, ms over the work",
+                     bench_dtype_name(dbl), p->n);
+            t.value = p->overhead * 1e3;
+            t.limit = 50;
+            snprintf(t.detail, sizeof t.detail, "%.1f ms in all, the work %.1f ms, warm caches", p->total * 1e3,
+                     p->work * 1e3);
+            fn(&t, arg);
+        }
+    }
+}
+
+static void print_one(const target *t, void *arg)
+{
+    void **a = arg;
+    FILE *f = a[0];
+    const bench_report *r = a[1];
+    fprintf(f, "  %-5s dev %zu  %-44s %8.2f %s %-6.2f %s\n", pass(t) ? "PASS" : "MISS",
+            r->devices[t->device].info.index, t->name, t->value, t->upper ? "<=" : ">=", t->limit, t->detail);
+}
+
+void bench_print_targets(FILE *f, const bench_report *r)
+{
+    void *arg[2] = {f, (void *)r};
+    fprintf(f, "\ntargets (issue 3; ratios are clrt's speed over the reference's, same run)\n");
+    each_target(r, print_one, arg);
+}
+
+static void json_one(const target *t, void *arg)
+{
+    void **a = arg;
+    FILE *f = a[0];
+    const bench_report *r = a[1];
+    int *n = a[2];
+    fprintf(f, "%s\n    {\"device\": %zu, \"target\": \"%s\", \"value\": %.4f, \"limit\": %.4f, \"upper\": %s, "
+               "\"pass\": %s, \"detail\": \"",
+            (*n)++ ? "," : "", r->devices[t->device].info.index, t->name, t->value, t->limit,
+            t->upper ? "true" : "false", pass(t) ? "true" : "false");
+    for (const char *s = t->detail; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+    fputs("\"}", f);
+}
+
+void bench_print_targets_json(FILE *f, const bench_report *r)
+{
+    int n = 0;
+    void *arg[3] = {f, (void *)r, &n};
+    fputc('[', f);
+    each_target(r, json_one, arg);
+    fputs(n ? "\n  ]" : "]", f);
+}
