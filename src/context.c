@@ -79,12 +79,15 @@ int clrt_context_create(clrt_context **out, const char *selector)
     *out = NULL;
 
     const char *origin = "argument";
-    if (!selector || selector[0] == '\0') {
-        selector = getenv("CLRT_DEVICE");
-        origin = "$CLRT_DEVICE";
-    }
     clrt_selector sel;
     clrt__selector_parse(selector, &sel);
+    /* NULL, "" and an all-blank argument all defer to $CLRT_DEVICE: a blank
+     * argument must not silently override what the environment asks for. */
+    if (sel.kind == CLRT_SEL_DEFAULT) {
+        selector = getenv("CLRT_DEVICE");
+        origin = "$CLRT_DEVICE";
+        clrt__selector_parse(selector, &sel);
+    }
 
     clrt_device_entry *devs;
     size_t n;
@@ -156,8 +159,8 @@ void clrt_context_destroy(clrt_context *ctx)
         /* Freeing now would leave the children dangling: the context goes when
          * the last of them is destroyed. Say so, since it is a caller bug. */
         clrt__fail(CLRT_EINVAL, func,
-                   "%d queue(s)/buffer(s) of this context are still live; it will be released "
-                   "when the last of them is destroyed",
+                   "%d queue(s)/buffer(s)/program(s) of this context are still live; it will be "
+                   "released when the last of them is destroyed",
                    children);
         fprintf(stderr, "clrt: %s\n", clrt_error_message());
     }

@@ -14,8 +14,8 @@ enum clrt_live_kind {
     CLRT_LIVE_CONTEXT,
     CLRT_LIVE_QUEUE,
     CLRT_LIVE_BUFFER,
-    CLRT_LIVE_PROGRAM,
-    CLRT_LIVE_KERNEL,
+    CLRT_LIVE_PROGRAM, /* cached cl_programs, and clrt_program handles */
+    CLRT_LIVE_KERNEL,  /* built-in cl_kernels, and clrt_kernel handles */
     CLRT_LIVE_KINDS
 };
 long clrt_debug_live(int kind);
@@ -35,7 +35,7 @@ enum clrt_fault_site {
     CLRT_FAULT_READ,
     CLRT_FAULT_CREATE_PROGRAM,
     CLRT_FAULT_BUILD,
-    CLRT_FAULT_CREATE_KERNEL,
+    CLRT_FAULT_CREATE_KERNEL, /* clCreateKernel; for user kernels also the queries after it */
     CLRT_FAULT_SET_ARG,
     CLRT_FAULT_ENQUEUE_KERNEL,
     CLRT_FAULT_FINISH,

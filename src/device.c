@@ -142,8 +142,8 @@ int clrt__device_enumerate(clrt_device_entry **out, size_t *count)
         err = clGetPlatformIDs(0, NULL, &nplat);
     if (err == CLRT_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && nplat == 0))
         return CLRT_OK; /* nothing installed is an empty list, not an error */
-    if (err != CL_SUCCESS)
-        return clrt__fail_cl(CLRT_EOPENCL, func, err, "clGetPlatformIDs", NULL,
+    if (err != CL_SUCCESS) /* out of host memory is CLRT_ENOMEM, as everywhere */
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetPlatformIDs", NULL,
                              "cannot list OpenCL platforms");
 
     cl_platform_id *plats = malloc(nplat * sizeof *plats);

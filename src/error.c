@@ -74,7 +74,15 @@ static message *message_get(void)
     return m;
 }
 
-static void message_vappend(message *m, const char *fmt, va_list ap)
+/* printf-like: lets the compiler check callers' formats (and clang's
+ * -Wformat-nonliteral accept the vsnprintf calls below). */
+#if defined(__GNUC__)
+#define CLRT_PRINTF_(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define CLRT_PRINTF_(fmt, args)
+#endif
+
+CLRT_PRINTF_(2, 0) static void message_vappend(message *m, const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -101,7 +109,7 @@ static void message_vappend(message *m, const char *fmt, va_list ap)
     va_end(again);
 }
 
-static void message_append(message *m, const char *fmt, ...)
+CLRT_PRINTF_(2, 3) static void message_append(message *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -16,6 +16,8 @@ enum {
     CLRT_TAG_CONTEXT = 0x636c4358, /* "clCX" */
     CLRT_TAG_QUEUE = 0x636c5155,   /* "clQU" */
     CLRT_TAG_BUFFER = 0x636c4246,  /* "clBF" */
+    CLRT_TAG_PROGRAM = 0x636c5047, /* "clPG" */
+    CLRT_TAG_KERNEL = 0x636c4b4e,  /* "clKN" */
     CLRT_TAG_DEAD = 0x64656164     /* written on destroy, before the memory is freed */
 };
 
@@ -43,6 +45,7 @@ typedef struct clrt_op_kernel {
         clrt_matmul_params matmul;
         clrt_add_params add;
     } params;
+    int tuned;                 /* params came from the device's tuned file (tuned.h) */
 } clrt_op_kernel;
 
 struct clrt_program_entry; /* program.c */
@@ -50,7 +53,7 @@ struct clrt_program_entry; /* program.c */
 /* ---- context */
 struct clrt_context {
     unsigned tag;
-    atomic_int refs;           /* the user's reference + one per live queue/buffer */
+    atomic_int refs;           /* the user's reference + one per live queue/buffer/program */
     atomic_int destroyed;      /* the user called clrt_context_destroy */
     atomic_int failed;         /* a late device error happened: refuse further work */
     cl_context cl;
@@ -76,6 +79,33 @@ struct clrt_buffer {
     clrt_dtype dtype;
     size_t rows, cols;
     size_t bytes;
+};
+
+/* ---- user programs and kernels (user_kernel.c) */
+struct clrt_program {
+    unsigned tag;
+    atomic_int refs;           /* the user's reference + one per live kernel */
+    atomic_int destroyed;      /* the user called clrt_program_destroy */
+    clrt_context *ctx;         /* retained */
+    cl_program cl;             /* owned by ctx's program cache */
+};
+
+struct clrt_kernel_arg;        /* user_kernel.c */
+
+struct clrt_kernel {
+    unsigned tag;
+    clrt_program *program;     /* retained */
+    cl_kernel cl;
+    char *name;
+    unsigned nargs;
+    struct clrt_kernel_arg *args;
+    int arg_info;              /* the driver described the arguments */
+    size_t wg_size;            /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t reqd_wg[3];         /* reqd_work_group_size, all 0 when none */
+    size_t pref_multiple;      /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    size_t max_items[3];       /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_ulong static_local;     /* local memory the kernel uses besides its __local arguments */
+    clrt_mutex lock;           /* guards args and the cl_kernel's argument state */
 };
 
 /* ---- errors (error.c) */

@@ -5,19 +5,29 @@
 
 #include "debug.h"
 #include "internal.h"
+#include "tuned.h"
 
 static const char *const op_kernel_name[CLRT_OP_COUNT] = {"add", "matmul"};
 
 static const char *op_source(int op) { return op == CLRT_OP_ADD ? clrt_cl_add : clrt_cl_matmul; }
 
+/* The device defaults, replaced by the device's tuned parameters when it
+ * has valid ones (tuned.h: read from disk, every value checked); the test
+ * seam's override replaces both. Sets k->tuned. */
 static void default_params(const clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k)
 {
+    const clrt_dtype dtype = elem == 8 ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    k->tuned = 0;
     if (op == CLRT_OP_ADD) {
-        if (!clrt__override_add(&k->params.add))
+        if (!clrt__override_add(&k->params.add)) {
             clrt_add_params_default(&ctx->facts, elem, &k->params.add);
+            k->tuned = clrt__tuned_params(ctx, op, dtype, &k->params.add);
+        }
     } else {
-        if (!clrt__override_matmul(&k->params.matmul))
+        if (!clrt__override_matmul(&k->params.matmul)) {
             clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
+            k->tuned = clrt__tuned_params(ctx, op, dtype, &k->params.matmul);
+        }
     }
 }
 
@@ -50,6 +60,7 @@ static int resolve(clrt_context *ctx, int op, clrt_dtype dtype, const char *func
     if (!atomic_load_explicit(&k->ready, memory_order_relaxed)) {
         size_t elem = clrt__dtype_size((int)dtype);
         default_params(ctx, op, elem, k);
+    build:
         for (int attempt = 0; attempt < 16; attempt++) {
             char options[512];
             if (options_for(k, op, elem, options, sizeof options) != 0) {
@@ -92,6 +103,17 @@ static int resolve(clrt_context *ctx, int op, clrt_dtype dtype, const char *func
         if (status == CLRT_OK && !atomic_load(&k->ready))
             status = clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'",
                                 ctx->info.name);
+        if (status != CLRT_OK && k->tuned) {
+            /* tuned parameters that do not build or fit: the defaults instead */
+            clrt__tuned_rejected(ctx, op, dtype, clrt_error_message());
+            k->tuned = 0;
+            if (op == CLRT_OP_ADD)
+                clrt_add_params_default(&ctx->facts, elem, &k->params.add);
+            else
+                clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
+            status = CLRT_OK;
+            goto build;
+        }
     }
     clrt_mutex_unlock(&k->launch_lock);
     return status;
@@ -119,7 +141,9 @@ static int launch(clrt_queue *q, clrt_op_kernel *k, const char *func, unsigned n
         err = clSetKernelArg(k->kernel, i, sizes[i], values[i]);
     if (err != CL_SUCCESS) {
         clrt_mutex_unlock(&k->launch_lock);
-        return clrt__fail_cl(CLRT_EOPENCL, func, err, "clSetKernelArg", q->ctx, "cannot set arguments");
+        /* CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY are memory, like everywhere else */
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clSetKernelArg", q->ctx,
+                             "cannot set arguments");
     }
     err = clrt__fault(CLRT_FAULT_ENQUEUE_KERNEL);
     if (err == CL_SUCCESS)

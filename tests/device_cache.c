@@ -227,9 +227,9 @@ int main(void)
 {
     tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(store_then_hit),
-        cmocka_unit_test(damaged_entries_are_misses),
-        cmocka_unit_test(off_switch_and_unwritable_dir),
+        cmocka_unit_test_teardown(store_then_hit, tu_teardown_no_live),
+        cmocka_unit_test_teardown(damaged_entries_are_misses, tu_teardown_no_live),
+        cmocka_unit_test_teardown(off_switch_and_unwritable_dir, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -44,6 +44,17 @@ static int teardown(void **state)
     return 0;
 }
 
+/* After each test only the fixture's context and queue are live; its
+ * cached programs and kernels go at the group teardown. */
+static int only_fixture_live(void **state)
+{
+    (void)state;
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 1);
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
+    return 0;
+}
+
 /* A fresh context per variant, so that its kernels are built with the override. */
 static void with_context(clrt_context **ctx, clrt_queue **q)
 {
@@ -254,10 +265,13 @@ int main(void)
 {
     tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(add_f32),          cmocka_unit_test(add_f64),
-        cmocka_unit_test(matmul_f32),       cmocka_unit_test(matmul_f32_1000),
-        cmocka_unit_test(matmul_f64),       cmocka_unit_test(matmul_every_variant),
-        cmocka_unit_test(add_every_variant),
+        cmocka_unit_test_teardown(add_f32, only_fixture_live),
+        cmocka_unit_test_teardown(add_f64, only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f32, only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f32_1000, only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f64, only_fixture_live),
+        cmocka_unit_test_teardown(matmul_every_variant, only_fixture_live),
+        cmocka_unit_test_teardown(add_every_variant, only_fixture_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

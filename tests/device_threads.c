@@ -149,9 +149,9 @@ int main(void)
 {
     tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(threads_own_queues),
-        cmocka_unit_test(threads_one_queue),
-        cmocka_unit_test(messages_are_per_thread),
+        cmocka_unit_test_teardown(threads_own_queues, tu_teardown_no_live),
+        cmocka_unit_test_teardown(threads_one_queue, tu_teardown_no_live),
+        cmocka_unit_test_teardown(messages_are_per_thread, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

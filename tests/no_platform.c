@@ -38,8 +38,8 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(empty_list),
-        cmocka_unit_test(context_says_install_a_driver),
+        cmocka_unit_test_teardown(empty_list, tu_teardown_no_live),
+        cmocka_unit_test_teardown(context_says_install_a_driver, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,3 +132,23 @@ void tu_assert_no_live_handles(void)
         if (clrt_debug_live(k) != 0)
             fail_msg("%ld %s still live at teardown", clrt_debug_live(k), kinds[k]);
 }
+
+void tu_check_refusal(int status, int expected, const char *call, const char *phrase)
+{
+    if (status != expected)
+        fail_msg("%s returned %s, expected %s: %s", call, clrt_status_name(status), clrt_status_name(expected),
+                 clrt_error_message());
+    const char *msg = clrt_error_message();
+    size_t name = strcspn(call, "(");
+    if (strncmp(msg, call, name) != 0 || msg[name] != ':')
+        fail_msg("%s: message \"%s\" does not start with the function name", call, msg);
+    if (phrase && !strstr(msg, phrase))
+        fail_msg("%s: message \"%s\" does not mention \"%s\"", call, msg, phrase);
+}
+
+int tu_teardown_no_live(void **state)
+{
+    (void)state;
+    tu_assert_no_live_handles();
+    return 0;
+}

@@ -54,4 +54,13 @@ size_t tu_dtype_size(clrt_dtype dtype);
     } while (0)
 #define TU_OK(call) TU_STATUS(CLRT_OK, call)
 
+/* A refusal: status == expected, and clrt_error_message() starts with the
+ * name of the function called ("clrt_add: ...") and contains `phrase`, so
+ * that every documented error also says something useful. */
+void tu_check_refusal(int status, int expected, const char *call, const char *phrase);
+#define TU_REFUSED(expected, phrase, call) tu_check_refusal((call), (expected), #call, (phrase))
+
+/* Per-test teardown for suites without a fixture: zero live handles. */
+int tu_teardown_no_live(void **state);
+
 #endif

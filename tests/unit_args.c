@@ -188,17 +188,109 @@ static void unknown_dtype_before_device(void **state)
     assert_null(b);
 }
 
+/* Operand checks of add and matmul on made-up handles: every one of them is
+ * refused before OpenCL, so no device is needed, and a driver without fp64
+ * still gets its dtype mismatches tested. */
+typedef struct fake_world {
+    clrt_context ctx, other;
+    clrt_queue q, oq;
+    clrt_buffer f32_2x3, f32_2x3b, f32_3x2, f32_3x4, f32_2x4, f64_2x3, f64_3x4, dead;
+} fake_world;
+
+static void fake_buffer(clrt_buffer *b, clrt_context *ctx, clrt_dtype dtype, size_t rows, size_t cols)
+{
+    memset(b, 0, sizeof *b);
+    b->tag = CLRT_TAG_BUFFER;
+    b->ctx = ctx;
+    b->dtype = dtype;
+    b->rows = rows;
+    b->cols = cols;
+    b->bytes = rows * cols * clrt__dtype_size((int)dtype);
+}
+
+static void fake_world_init(fake_world *w)
+{
+    memset(w, 0, sizeof *w);
+    w->ctx.tag = w->other.tag = CLRT_TAG_CONTEXT;
+    w->q.tag = w->oq.tag = CLRT_TAG_QUEUE;
+    w->q.ctx = &w->ctx;
+    w->oq.ctx = &w->other;
+    fake_buffer(&w->f32_2x3, &w->ctx, CLRT_FLOAT32, 2, 3);
+    fake_buffer(&w->f32_2x3b, &w->ctx, CLRT_FLOAT32, 2, 3);
+    fake_buffer(&w->f32_3x2, &w->ctx, CLRT_FLOAT32, 3, 2);
+    fake_buffer(&w->f32_3x4, &w->ctx, CLRT_FLOAT32, 3, 4);
+    fake_buffer(&w->f32_2x4, &w->ctx, CLRT_FLOAT32, 2, 4);
+    fake_buffer(&w->f64_2x3, &w->ctx, CLRT_FLOAT64, 2, 3);
+    fake_buffer(&w->f64_3x4, &w->ctx, CLRT_FLOAT64, 3, 4);
+    fake_buffer(&w->dead, &w->ctx, CLRT_FLOAT32, 2, 3);
+    w->dead.tag = CLRT_TAG_DEAD; /* what destroy leaves behind */
+}
+
+static void operand_checks_without_device(void **state)
+{
+    (void)state;
+    fake_world w;
+    fake_world_init(&w);
+    float host[8] = {0};
+    /* dtypes */
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c 1, a 1, b 2)", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3b, &w.f64_2x3));
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c 2, a 1, b 1)", clrt_add(&w.q, &w.f64_2x3, &w.f32_2x3, &w.f32_2x3b));
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_matmul(&w.q, &w.f32_2x4, &w.f32_2x3, &w.f64_3x4));
+    /* shapes */
+    TU_REFUSED(CLRT_ESHAPE, "shapes differ: c 3x2, a 2x3, b 2x3", clrt_add(&w.q, &w.f32_3x2, &w.f32_2x3, &w.f32_2x3b));
+    TU_REFUSED(CLRT_ESHAPE, "shapes differ", clrt_add(&w.q, &w.f32_2x3, &w.f32_3x2, &w.f32_2x3b));
+    TU_REFUSED(CLRT_ESHAPE, "shapes differ", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3b, &w.f32_3x2));
+    TU_REFUSED(CLRT_ESHAPE, "c(2x3) = a(2x3) b(2x3)", clrt_matmul(&w.q, &w.f32_2x3b, &w.f32_2x3, &w.f32_2x3));
+    TU_REFUSED(CLRT_ESHAPE, "need a MxK", clrt_matmul(&w.q, &w.f32_2x3b, &w.f32_2x3, &w.f32_3x4));
+    /* aliasing is refused as such (EINVAL), before the shapes are compared */
+    TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(&w.q, &w.f32_2x3, &w.f32_2x3, &w.f32_3x4));
+    TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(&w.q, &w.f32_3x4, &w.f32_2x3, &w.f32_3x4));
+    /* other contexts */
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_add(&w.oq, &w.f32_2x3, &w.f32_2x3, &w.f32_2x3b));
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(&w.oq, &w.f32_2x4, &w.f32_2x3, &w.f32_3x4));
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_buffer_write(&w.oq, &w.f32_2x3, host, 6));
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_buffer_read(&w.oq, &w.f32_2x3, host, 6));
+    /* counts */
+    TU_REFUSED(CLRT_EINVAL, "count is 5 but the buffer holds 2 x 3 = 6", clrt_buffer_write(&w.q, &w.f32_2x3, host, 5));
+    TU_REFUSED(CLRT_EINVAL, "count is 7", clrt_buffer_read(&w.q, &w.f32_2x3, host, 7));
+    TU_REFUSED(CLRT_EINVAL, "count is 0", clrt_buffer_read(&w.q, &w.f32_2x3, host, 0));
+    TU_REFUSED(CLRT_EINVAL, "host pointer is NULL", clrt_buffer_write(&w.q, &w.f32_2x3, NULL, 6));
+    /* a destroyed handle whose memory is still readable: refused by its tag */
+    TU_REFUSED(CLRT_EINVAL, "buffer a (", clrt_add(&w.q, &w.f32_2x3, &w.dead, &w.f32_2x3b));
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt buffer", clrt_matmul(&w.q, &w.f32_2x3, &w.f32_2x3b, &w.dead));
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt buffer", clrt_buffer_write(&w.q, &w.dead, host, 6));
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt buffer", clrt_buffer_read(&w.q, &w.dead, host, 6));
+    assert_int_equal(clrt_buffer_rows(&w.dead), 0);
+    assert_int_equal(clrt_buffer_cols(&w.dead), 0);
+    assert_int_equal(clrt_buffer_dtype(&w.dead), 0);
+    w.q.tag = CLRT_TAG_DEAD;
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt queue", clrt_queue_finish(&w.q));
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt queue", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3, &w.f32_2x3b));
+    w.ctx.tag = CLRT_TAG_DEAD;
+    clrt_queue *q = (clrt_queue *)0x1;
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt context", clrt_queue_create(&q, &w.ctx));
+    assert_null(q);
+    /* destroying a dead handle again is reported and ignored */
+    clrt_buffer_destroy(&w.dead);
+    assert_non_null(strstr(clrt_error_message(), "clrt_buffer_destroy"));
+    clrt_queue_destroy(&w.q);
+    assert_non_null(strstr(clrt_error_message(), "clrt_queue_destroy"));
+    clrt_context_destroy(&w.ctx);
+    assert_non_null(strstr(clrt_error_message(), "clrt_context_destroy"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(status_names_and_strings),
-        cmocka_unit_test(version),
-        cmocka_unit_test(null_arguments),
-        cmocka_unit_test(destroy_null_and_getters),
-        cmocka_unit_test(foreign_handles),
-        cmocka_unit_test(sizes_and_dtypes),
-        cmocka_unit_test(failed_context_refuses_work),
-        cmocka_unit_test(unknown_dtype_before_device),
+        cmocka_unit_test_teardown(status_names_and_strings, tu_teardown_no_live),
+        cmocka_unit_test_teardown(version, tu_teardown_no_live),
+        cmocka_unit_test_teardown(null_arguments, tu_teardown_no_live),
+        cmocka_unit_test_teardown(destroy_null_and_getters, tu_teardown_no_live),
+        cmocka_unit_test_teardown(foreign_handles, tu_teardown_no_live),
+        cmocka_unit_test_teardown(sizes_and_dtypes, tu_teardown_no_live),
+        cmocka_unit_test_teardown(failed_context_refuses_work, tu_teardown_no_live),
+        cmocka_unit_test_teardown(unknown_dtype_before_device, tu_teardown_no_live),
+        cmocka_unit_test_teardown(operand_checks_without_device, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

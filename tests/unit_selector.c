@@ -158,13 +158,13 @@ static void emulators_detected(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parse_kinds),
-        cmocka_unit_test(parse_malformed),
-        cmocka_unit_test(parse_huge_numbers_match_nothing),
-        cmocka_unit_test(default_ranking),
-        cmocka_unit_test(index_and_platform_device),
-        cmocka_unit_test(substring_matches_name_platform_vendor),
-        cmocka_unit_test(emulators_detected),
+        cmocka_unit_test_teardown(parse_kinds, tu_teardown_no_live),
+        cmocka_unit_test_teardown(parse_malformed, tu_teardown_no_live),
+        cmocka_unit_test_teardown(parse_huge_numbers_match_nothing, tu_teardown_no_live),
+        cmocka_unit_test_teardown(default_ranking, tu_teardown_no_live),
+        cmocka_unit_test_teardown(index_and_platform_device, tu_teardown_no_live),
+        cmocka_unit_test_teardown(substring_matches_name_platform_vendor, tu_teardown_no_live),
+        cmocka_unit_test_teardown(emulators_detected, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -2,7 +2,8 @@
 # Installs what clrt needs to build, test and benchmark on Debian 12 (or
 # Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
-# CMocka, and the benchmark references (OpenBLAS, CLBlast, gnuplot).
+# CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), and Doxygen
+# for the API reference (the docs target).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -16,5 +17,6 @@ apt-get install -y -qq --no-install-recommends \
     pocl-opencl-icd mesa-opencl-icd oclgrind \
     libcmocka-dev \
     libopenblas-dev libclblast-dev gnuplot-nox \
+    doxygen \
     >/dev/null
 echo "setup-debian: done"

@@ -15,6 +15,14 @@
  *   - The caller owns what it creates. A context outlives its queues and
  *     buffers: destroying it while they live is reported (clrt_error_message
  *     and stderr) and the context is released when the last of them goes.
+ *   - Use after destroy: every handle carries a tag that destroy overwrites,
+ *     so a stale handle is refused (CLRT_EINVAL, or reported and ignored by
+ *     *_destroy) as long as its memory is still the library's. That is the case
+ *     for a context destroyed while its queues or buffers live: using it, or
+ *     destroying it again, is caught. Otherwise destroy frees the handle, and
+ *     using it or destroying it a second time is undefined behaviour that the
+ *     library cannot detect (AddressSanitizer or valgrind will): set your
+ *     pointer to NULL after destroying, since *_destroy(NULL) is a no-op.
  *   - Contexts, queues and buffers may be used from several threads.
  *     OpenCL objects are never shared unsafely between threads.
  *
@@ -34,8 +42,11 @@ extern "C" {
 
 /** @defgroup version Version
  *  @{ */
+/** Major version: changes break the API. */
 #define CLRT_VERSION_MAJOR 0
+/** Minor version: while MAJOR is 0, changes may break the API (the SONAME is MAJOR.MINOR). */
 #define CLRT_VERSION_MINOR 1
+/** Patch version: fixes only. */
 #define CLRT_VERSION_PATCH 0
 /** The version as one number, MAJOR*10000 + MINOR*100 + PATCH. */
 #define CLRT_VERSION_NUMBER \
@@ -48,6 +59,9 @@ CLRT_API const char *clrt_version(void);
  *  Every function that can fail returns one of these. The list is an X-macro:
  *  X(name, value, sentence). Codes are stable; new ones are only appended.
  *  @{ */
+/** X(name, value, sentence) for every status code: CLRT_OK, CLRT_EINVAL,
+ *  CLRT_ESHAPE, CLRT_ENODEVICE, CLRT_ENOMEM, CLRT_EBUILD, CLRT_EUNSUPPORTED,
+ *  CLRT_EDEVICE, CLRT_EOPENCL. */
 #define CLRT_STATUS_MAP(X)                                                              \
     X(CLRT_OK, 0, "success")                                                            \
     X(CLRT_EINVAL, -1, "invalid argument: a NULL or foreign handle or pointer, "       \
@@ -60,6 +74,8 @@ CLRT_API const char *clrt_version(void);
     X(CLRT_EDEVICE, -7, "the device failed while running work; the context is unusable") \
     X(CLRT_EOPENCL, -8, "an OpenCL call failed unexpectedly")
 
+/** The status codes: 0 for success, negative for failures (see CLRT_STATUS_MAP
+ *  for the sentence of each, and clrt_status_string()). */
 enum clrt_status {
 #define CLRT_STATUS_ENUM_(name, value, text) name = value,
     CLRT_STATUS_MAP(CLRT_STATUS_ENUM_)
@@ -90,13 +106,15 @@ CLRT_API const char *clrt_error_message(void);
  *  devices (Oclgrind, Mesa llvmpipe) below every native driver; then compute
  *  units x clock. A selector that matches nothing is an error, never a fall-back.
  *  @{ */
+/** What kind of device: clrt_device_info::type. */
 enum clrt_device_type {
-    CLRT_DEVICE_CPU = 1,
-    CLRT_DEVICE_GPU = 2,
-    CLRT_DEVICE_ACCELERATOR = 3,
-    CLRT_DEVICE_OTHER = 4
+    CLRT_DEVICE_CPU = 1,         /**< a CPU (POCL, Intel's CPU runtime, llvmpipe) */
+    CLRT_DEVICE_GPU = 2,         /**< a GPU */
+    CLRT_DEVICE_ACCELERATOR = 3, /**< an accelerator (FPGA, DSP, ...) */
+    CLRT_DEVICE_OTHER = 4        /**< anything else (custom devices) */
 };
 
+/** One device, as clrt_device_list() and clrt_context_device() describe it. */
 typedef struct clrt_device_info {
     size_t index;               /**< position in clrt_device_list order: selector "N" */
     unsigned platform_index;    /**< P of selector "P:D"; counts every platform, even empty ones */
@@ -122,10 +140,11 @@ CLRT_API int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *co
 
 /** @defgroup context Contexts
  *  @{ */
+/** A context: one device, with its compiled programs. */
 typedef struct clrt_context clrt_context;
 
-/** Open a context on one device. selector NULL or "" means $CLRT_DEVICE when
- *  set, else the default ranking. CLRT_ENODEVICE when nothing matches (the
+/** Open a context on one device. selector NULL or "" (or only blanks) means
+ *  $CLRT_DEVICE when set, else the default ranking. CLRT_ENODEVICE when nothing matches (the
  *  message lists the devices that exist) or when no platform is installed. */
 CLRT_API int clrt_context_create(clrt_context **out, const char *selector);
 /** Release the context. Its queues and buffers should be destroyed first. */
@@ -136,12 +155,16 @@ CLRT_API int clrt_context_device(const clrt_context *ctx, clrt_device_info *out)
 
 /** @defgroup queue Queues
  *  An in-order queue. Operations enqueued on it are asynchronous; a device
- *  failure may only show at clrt_queue_finish or clrt_buffer_read, as
- *  CLRT_EDEVICE or CLRT_ENOMEM, after which the context is marked failed and
- *  every later call on it returns CLRT_EDEVICE.
+ *  failure may only show at clrt_queue_finish or clrt_buffer_read (or the
+ *  blocking clrt_buffer_write), as CLRT_EDEVICE or CLRT_ENOMEM, after which
+ *  the context is marked failed and every later call that does work on it
+ *  (on any of its queues) returns CLRT_EDEVICE; it can still be destroyed.
  *  @{ */
+/** An in-order command queue of a context. */
 typedef struct clrt_queue clrt_queue;
 
+/** Create a queue on ctx's device. CLRT_EINVAL for a NULL out or a NULL,
+ *  foreign or destroyed context; CLRT_EDEVICE on a failed context. */
 CLRT_API int clrt_queue_create(clrt_queue **out, clrt_context *ctx);
 /** Block until everything enqueued on q has completed. */
 CLRT_API int clrt_queue_finish(clrt_queue *q);
@@ -152,8 +175,13 @@ CLRT_API void clrt_queue_destroy(clrt_queue *q);
 /** @defgroup buffer Buffers
  *  A dense row-major rows x cols matrix on the device; a vector is 1 x n.
  *  @{ */
-typedef enum { CLRT_FLOAT32 = 1, CLRT_FLOAT64 = 2 } clrt_dtype;
+/** Element type of a buffer. */
+typedef enum {
+    CLRT_FLOAT32 = 1, /**< float, 4 bytes */
+    CLRT_FLOAT64 = 2  /**< double, 8 bytes: needs a device with fp64 (clrt_device_info::has_fp64) */
+} clrt_dtype;
 
+/** A dense row-major matrix on a context's device. */
 typedef struct clrt_buffer clrt_buffer;
 
 /** CLRT_EINVAL for a zero dimension, an unknown dtype or a byte size that
@@ -162,6 +190,7 @@ typedef struct clrt_buffer clrt_buffer;
  *  The contents start undefined. */
 CLRT_API int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype,
                                 size_t rows, size_t cols);
+/** Release the buffer. Work already enqueued that uses it still completes. */
 CLRT_API void clrt_buffer_destroy(clrt_buffer *buf);
 /** 0 for NULL. */
 CLRT_API size_t clrt_buffer_rows(const clrt_buffer *buf);
@@ -191,5 +220,8 @@ CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, co
 #ifdef __cplusplus
 }
 #endif
+
+/* User kernels: clrt_program_*, clrt_kernel_*. */
+#include "clrt/clrt_kernel.h"
 
 #endif /* CLRT_CLRT_H */

@@ -4,7 +4,20 @@
 #ifndef CLRT_EXPORT_H
 #define CLRT_EXPORT_H
 
-#if defined(CLRT_STATIC)
+/** @defgroup export Linking
+ *  clrt comes as a shared library (CMake target clrt::clrt, pkg-config clrt)
+ *  and a static one (clrt::clrt_static, pkg-config clrt-static). A program
+ *  that links the static library defines CLRT_STATIC before including
+ *  <clrt/clrt.h>; the clrt::clrt_static target and clrt-static.pc do it.
+ *  @{ */
+#ifdef CLRT_DOXYGEN
+/** Marks the functions of the public API: exported from the shared library
+ *  (hidden visibility is the default for everything else), imported by its
+ *  users (on Windows), nothing with CLRT_STATIC. */
+#define CLRT_API
+/** Define when linking the static library. */
+#define CLRT_STATIC
+#elif defined(CLRT_STATIC)
 #define CLRT_API
 #elif defined(_WIN32)
 #if defined(CLRT_BUILDING)
@@ -17,5 +30,6 @@
 #else
 #define CLRT_API
 #endif
+/** @} */
 
 #endif
