@@ -1,5 +1,4 @@
 /* Device matrices and host transfers. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "debug.h"
@@ -32,6 +31,8 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
                           "%zu x %zu needs %zu bytes, above the largest buffer device '%s' allows "
                           "(%llu bytes)",
                           rows, cols, bytes, ctx->info.name, (unsigned long long)ctx->info.max_alloc);
+    if ((status = clrt__check_usable(ctx, func)) != CLRT_OK)
+        return status;
 
     clrt_buffer *b = calloc(1, sizeof *b);
     if (!b)
@@ -61,9 +62,7 @@ void clrt_buffer_destroy(clrt_buffer *buf)
     if (!buf)
         return;
     if (buf->tag != CLRT_TAG_BUFFER) {
-        clrt__fail(CLRT_EINVAL, "clrt_buffer_destroy", "%p is not a live clrt buffer; ignored",
-                   (void *)buf);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report("clrt_buffer_destroy", "%p is not a live clrt buffer; ignored", (void *)buf);
         return;
     }
     buf->tag = CLRT_TAG_DEAD;
@@ -105,7 +104,7 @@ static int check_transfer(const clrt_queue *q, const clrt_buffer *b, const char 
     if (count != b->rows * b->cols)
         return clrt__fail(CLRT_EINVAL, func, "count is %zu but the buffer holds %zu x %zu = %zu elements",
                           count, b->rows, b->cols, b->rows * b->cols);
-    return CLRT_OK;
+    return clrt__check_usable(q->ctx, func);
 }
 
 int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count)

@@ -57,6 +57,7 @@ static int open_device(clrt_context **out, const clrt_device_entry *dev)
     atomic_init(&ctx->refs, 1);
     atomic_init(&ctx->destroyed, 0);
     atomic_init(&ctx->failed, 0);
+    atomic_init(&ctx->failing, 0);
     ctx->device = dev->device;
     ctx->info = dev->info;
     ctx->facts = dev->facts;
@@ -145,24 +146,21 @@ void clrt_context_destroy(clrt_context *ctx)
     if (!ctx)
         return;
     if (ctx->tag != CLRT_TAG_CONTEXT) {
-        clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt context; ignored", (void *)ctx);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report(func, "%p is not a live clrt context; ignored", (void *)ctx);
         return;
     }
     if (atomic_exchange(&ctx->destroyed, 1)) {
-        clrt__fail(CLRT_EINVAL, func, "context destroyed twice; ignored");
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report(func, "context destroyed twice; ignored");
         return;
     }
     int children = atomic_load(&ctx->refs) - 1;
     if (children > 0) {
         /* Freeing now would leave the children dangling: the context goes when
          * the last of them is destroyed. Say so, since it is a caller bug. */
-        clrt__fail(CLRT_EINVAL, func,
-                   "%d queue(s)/buffer(s)/program(s) of this context are still live; it will be "
-                   "released when the last of them is destroyed",
-                   children);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report(func,
+                     "%d queue(s)/buffer(s)/program(s) of this context are still live; it will be "
+                     "released when the last of them is destroyed",
+                     children);
     }
     clrt__context_release(ctx);
 }
@@ -186,11 +184,12 @@ int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, co
                      ? CLRT_ENOMEM
                      : CLRT_EDEVICE;
     clrt__fail_cl(status, func, code, clcall, ctx, "the device failed while running work");
-    clrt_mutex_lock(&ctx->lock);
-    if (!atomic_load(&ctx->failed)) {
+    /* The first failure is the one kept. Not under ctx->lock: that lock is
+     * held across kernel builds, which may take seconds. Readers look at
+     * failure[] only after seeing failed set, which is stored after it. */
+    if (!atomic_exchange(&ctx->failing, 1)) {
         snprintf(ctx->failure, sizeof ctx->failure, "%s", clrt_error_message());
         atomic_store(&ctx->failed, 1);
     }
-    clrt_mutex_unlock(&ctx->lock);
     return status;
 }

@@ -105,6 +105,16 @@ int clrt__override_add(clrt_add_params *out)
     return have;
 }
 
+static atomic_size_t pack_scratch_max;
+
+void clrt_debug_pack_scratch_max(size_t bytes) { atomic_store(&pack_scratch_max, bytes); }
+
+size_t clrt__pack_scratch_max(size_t dflt)
+{
+    size_t v = atomic_load_explicit(&pack_scratch_max, memory_order_relaxed);
+    return v ? v : dflt;
+}
+
 static atomic_ulong cache_outcomes[3];
 
 void clrt__cache_count(int outcome) { atomic_fetch_add(&cache_outcomes[outcome], 1); }

@@ -16,6 +16,7 @@ enum clrt_live_kind {
     CLRT_LIVE_BUFFER,
     CLRT_LIVE_PROGRAM, /* cached cl_programs, and clrt_program handles */
     CLRT_LIVE_KERNEL,  /* built-in cl_kernels, and clrt_kernel handles */
+    CLRT_LIVE_SCRATCH, /* a queue's scratch cl_mem (packed B for matmul), freed with it */
     CLRT_LIVE_KINDS
 };
 long clrt_debug_live(int kind);
@@ -56,6 +57,10 @@ void clrt__cache_count(int outcome); /* 0 hit, 1 miss, 2 rejected */
  * kernels are built from now on (NULL: back to the defaults). Lets tests run
  * every kernel variant on every device, Oclgrind included. */
 void clrt_debug_override_matmul(const clrt_matmul_params *p);
+/* The most bytes of scratch a queue may hold for packing B (0: back to the library's
+ * default). A small value makes matmul pack in several launches. */
+void clrt_debug_pack_scratch_max(size_t bytes);
+size_t clrt__pack_scratch_max(size_t dflt);
 void clrt_debug_override_add(const clrt_add_params *p);
 /* 1 and *out filled when an override is set. */
 int clrt__override_matmul(clrt_matmul_params *out);

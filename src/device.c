@@ -84,15 +84,16 @@ static void describe(clrt_device_entry *e, cl_platform_id platform, cl_device_id
     e->device = device;
 
     info_string(platform, NULL, CL_PLATFORM_NAME, info->platform, sizeof info->platform);
+    info_string(platform, NULL, CL_PLATFORM_VENDOR, e->platform_vendor, sizeof e->platform_vendor);
     info_string(NULL, device, CL_DEVICE_NAME, info->name, sizeof info->name);
     info_string(NULL, device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
     info_string(NULL, device, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
 
     cl_device_type type;
     cl_uint cu, clock, vf, vd;
-    cl_ulong gmem, alloc, lmem;
+    cl_ulong gmem, alloc, lmem, gcache;
     cl_device_local_mem_type ltype;
-    size_t wg, witem[3];
+    size_t wg, witem[32]; /* the query fails unless the array holds every dimension */
     cl_device_fp_config fp64;
     info_value(device, CL_DEVICE_TYPE, &type, sizeof type);
     info_value(device, CL_DEVICE_MAX_COMPUTE_UNITS, &cu, sizeof cu);
@@ -100,6 +101,7 @@ static void describe(clrt_device_entry *e, cl_platform_id platform, cl_device_id
     info_value(device, CL_DEVICE_GLOBAL_MEM_SIZE, &gmem, sizeof gmem);
     info_value(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &alloc, sizeof alloc);
     info_value(device, CL_DEVICE_LOCAL_MEM_SIZE, &lmem, sizeof lmem);
+    info_value(device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, &gcache, sizeof gcache);
     info_value(device, CL_DEVICE_LOCAL_MEM_TYPE, &ltype, sizeof ltype);
     info_value(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, &wg, sizeof wg);
     info_value(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, witem, sizeof witem);
@@ -124,8 +126,10 @@ static void describe(clrt_device_entry *e, cl_platform_id platform, cl_device_id
     facts->compute_units = cu;
     facts->local_mem = lmem;
     facts->local_mem_is_global = ltype == CL_GLOBAL;
+    facts->global_cache = gcache;
+    facts->max_alloc = alloc;
     facts->max_work_group = wg;
-    memcpy(facts->max_work_item, witem, sizeof witem);
+    memcpy(facts->max_work_item, witem, sizeof facts->max_work_item);
     facts->pref_vec_float = vf;
     facts->pref_vec_double = vd;
 }

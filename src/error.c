@@ -36,7 +36,7 @@ const char *clrt_status_string(int status)
         CLRT_STATUS_MAP(CLRT_STATUS_TEXT_)
 #undef CLRT_STATUS_TEXT_
     }
-    return "unknown status code";
+    return "CLRT_UNKNOWN"; /* as clrt_status_name: DESIGN.md names it so for both */
 }
 
 /* The message lives on the heap, per thread: build logs can be long, and a
@@ -164,6 +164,30 @@ int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
     message_append(m, ")");
     return status;
 }
+
+void clrt__report(const char *func, const char *fmt, ...)
+{
+    message *m = message_reset();
+    if (m) {
+        message_append(m, "%s: ", func);
+        va_list ap;
+        va_start(ap, fmt);
+        message_vappend(m, fmt, ap);
+        va_end(ap);
+    }
+    fprintf(stderr, "clrt: %s\n", clrt_error_message());
+}
+
+char *clrt__strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void clrt__error_clear(void) { (void)message_reset(); }
 
 void clrt__error_append(const char *text)
 {

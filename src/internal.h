@@ -24,6 +24,7 @@ enum {
 /* ---- devices (device.c) */
 typedef struct clrt_device_entry {
     clrt_device_info info;
+    char platform_vendor[256]; /* CL_PLATFORM_VENDOR ("The pocl project"): selectors match it too */
     clrt_device_facts facts;
     unsigned clock_mhz;
     cl_platform_id platform;
@@ -40,7 +41,9 @@ enum clrt_op { CLRT_OP_ADD, CLRT_OP_MATMUL, CLRT_OP_COUNT };
 typedef struct clrt_op_kernel {
     atomic_int ready;          /* set once kernel and params are final */
     cl_kernel kernel;
-    clrt_mutex launch_lock;    /* held from first clSetKernelArg to the enqueue */
+    cl_kernel pack;            /* matmul with params.pack: pack_b of the same program, else NULL */
+    size_t pack_wg;            /* its CL_KERNEL_WORK_GROUP_SIZE */
+    clrt_mutex launch_lock;    /* held from first clSetKernelArg to the enqueue (both kernels) */
     union {
         clrt_matmul_params matmul;
         clrt_add_params add;
@@ -56,6 +59,7 @@ struct clrt_context {
     atomic_int refs;           /* the user's reference + one per live queue/buffer/program */
     atomic_int destroyed;      /* the user called clrt_context_destroy */
     atomic_int failed;         /* a late device error happened: refuse further work */
+    atomic_int failing;        /* claimed by the one thread that writes failure[] */
     cl_context cl;
     cl_device_id device;
     clrt_device_info info;
@@ -70,6 +74,15 @@ struct clrt_queue {
     unsigned tag;
     clrt_context *ctx;
     cl_command_queue cl;
+    /* matmul's packed copy of B (ops.c), a slice of column panels at a time: kept
+     * between calls, since a fresh buffer costs its first-touch page faults on every
+     * call (measured on POCL: ~30 ms for 64 MiB); grows to the largest slice needed,
+     * at most clrt_matmul_pack_scratch_max. The lock is held from the first pack
+     * enqueue to the last matmul enqueue that reads it, so that another thread's
+     * pack on this (in-order) queue cannot come in between. */
+    clrt_mutex scratch_lock;
+    cl_mem scratch;
+    size_t scratch_bytes;
 };
 
 struct clrt_buffer {
@@ -124,15 +137,31 @@ int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
     ;
 /* Append text to this thread's message (used for build logs and device lists). */
 void clrt__error_append(const char *text);
+/* A caller bug that a void function (destroy) cannot return: set the
+ * message as clrt__fail(CLRT_EINVAL, ...) would, and print it to stderr. */
+void clrt__report(const char *func, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* strdup (not in C11); NULL when out of memory. */
+char *clrt__strdup(const char *s);
+/* Empty this thread's message (tests: to see that a failure sets it). */
+void clrt__error_clear(void);
 /* The name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES" (cl_names.c). */
 const char *clrt__cl_error_name(cl_int code);
 
 /* A status for an OpenCL error returned at creation or enqueue time. */
 int clrt__status_from_cl(cl_int code);
 
-/* ---- validation (validate.c): every check happens before any OpenCL call */
+/* ---- validation (validate.c): every check happens before any OpenCL call.
+ * The handle checks look at the handle only; clrt__check_usable, called
+ * after every argument has been checked and just before the first OpenCL
+ * call, refuses work on a context that failed late (CLRT_EDEVICE), so that a
+ * bad argument is CLRT_EINVAL whatever state the device is in. */
 int clrt__check_context(const clrt_context *ctx, const char *func);
 int clrt__check_queue(const clrt_queue *q, const char *func);
+int clrt__check_usable(const clrt_context *ctx, const char *func);
 int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what);
 /* Element size of a dtype, 0 when unknown. */
 size_t clrt__dtype_size(int dtype);

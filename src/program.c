@@ -15,15 +15,6 @@ struct clrt_program_entry {
     struct clrt_program_entry *next;
 };
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* Put the device's build log in the error message, whole. */
 static void append_build_log(cl_program program, cl_device_id device)
 {
@@ -94,8 +85,8 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
      * one build rather than compiling twice. */
     struct clrt_program_entry *e = calloc(1, sizeof *e);
     int status = CLRT_ENOMEM;
-    if (e && (e->options = dup_string(options)) &&
-        (static_source || (e->owned_source = dup_string(source)))) {
+    if (e && (e->options = clrt__strdup(options)) &&
+        (static_source || (e->owned_source = clrt__strdup(source)))) {
         e->source = static_source ? source : e->owned_source;
         status = build(ctx, source, options, func, &e->program);
     } else {

@@ -1,5 +1,4 @@
 /* In-order command queues. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "debug.h"
@@ -12,6 +11,8 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
         return clrt__fail(CLRT_EINVAL, func, "out is NULL");
     *out = NULL;
     int status = clrt__check_context(ctx, func);
+    if (status == CLRT_OK)
+        status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)
         return status;
 
@@ -28,6 +29,7 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
     }
     q->tag = CLRT_TAG_QUEUE;
     q->ctx = ctx;
+    clrt_mutex_init(&q->scratch_lock);
     clrt__context_retain(ctx);
     clrt__live(CLRT_LIVE_QUEUE, +1);
     *out = q;
@@ -38,6 +40,8 @@ int clrt_queue_finish(clrt_queue *q)
 {
     static const char func[] = "clrt_queue_finish";
     int status = clrt__check_queue(q, func);
+    if (status == CLRT_OK)
+        status = clrt__check_usable(q->ctx, func);
     if (status != CLRT_OK)
         return status;
     cl_int err = clrt__fault(CLRT_FAULT_FINISH);
@@ -53,14 +57,18 @@ void clrt_queue_destroy(clrt_queue *q)
     if (!q)
         return;
     if (q->tag != CLRT_TAG_QUEUE) {
-        clrt__fail(CLRT_EINVAL, "clrt_queue_destroy", "%p is not a live clrt queue; ignored", (void *)q);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report("clrt_queue_destroy", "%p is not a live clrt queue; ignored", (void *)q);
         return;
     }
     q->tag = CLRT_TAG_DEAD;
     /* Work still queued may use buffers the caller frees next: wait for it.
      * A failure here was (or will be) reported by finish or read. */
     clFinish(q->cl);
+    if (q->scratch) {
+        clReleaseMemObject(q->scratch);
+        clrt__live(CLRT_LIVE_SCRATCH, -1);
+    }
+    clrt_mutex_destroy(&q->scratch_lock);
     clReleaseCommandQueue(q->cl);
     clrt__context_release(q->ctx);
     free(q);

@@ -137,6 +137,7 @@ static int matches(const clrt_selector *sel, const clrt_device_entry *d)
         return d->info.type == sel->type;
     case CLRT_SEL_TEXT:
         return icontains(d->info.platform, sel->text, sel->text_len) ||
+               icontains(d->platform_vendor, sel->text, sel->text_len) ||
                icontains(d->info.vendor, sel->text, sel->text_len) ||
                icontains(d->info.name, sel->text, sel->text_len);
     case CLRT_SEL_MALFORMED:

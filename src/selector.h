@@ -22,8 +22,8 @@ typedef struct clrt_selector {
     unsigned platform;     /* CLRT_SEL_PD */
     unsigned device;       /* CLRT_SEL_PD */
     int type;              /* CLRT_SEL_TYPE: a CLRT_DEVICE_* value */
-    const char *text;      /* CLRT_SEL_TEXT: the selector, surrounding blanks included */
-    size_t text_len;       /* length of the trimmed text */
+    const char *text;      /* CLRT_SEL_TEXT: the selector after its leading blanks */
+    size_t text_len;       /* its length without trailing blanks */
 } clrt_selector;
 
 /* Parse text (may be NULL). Numbers too large for their field parse as

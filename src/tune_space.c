@@ -61,6 +61,11 @@ int clrt__matmul_params_check(const clrt_device_facts *dev, size_t elem_size, co
         return refuse(why, cap, "work-group sides must be 1..4096 (are %ux%u)", p->wgx, p->wgy);
     if (check_group(dev, p->wgx, p->wgy, why, cap) != 0)
         return -1;
+    /* with use_local=1 pack has no effect (the local tiles are the copy of B) */
+    if (p->pack > 2)
+        return refuse(why, cap, "pack must be 0, 1 or 2 (is %u)", p->pack);
+    if (p->tkp > 4096)
+        return refuse(why, cap, "tkp must be 0 (= tk) .. 4096 (is %u)", p->tkp);
     if (p->use_local) {
         size_t bytes = clrt_matmul_local_bytes(p, elem_size);
         if (dev->local_mem == 0 || bytes > dev->local_mem)

@@ -8,7 +8,7 @@
  *   platform Portable Computing Language
  *   device pthread-skylake-avx512-AMD EPYC
  *   driver 3.1+debian
- *   matmul float32 use_local=0 tm=8 tn=48 tk=256 wgx=1 wgy=16 vw=16
+ *   matmul float32 use_local=0 tm=8 tn=48 tk=256 tkp=1024 wgx=1 wgy=16 pack=1 vw=16
  *   add float32 vw=16 items=1 wg=1024
  *   check 5b1c0e4f2d3a6978
  *
@@ -131,9 +131,11 @@ static const field matmul_fields[] = {
     {"tm", offsetof(clrt_matmul_params, tm), 0},
     {"tn", offsetof(clrt_matmul_params, tn), 0},
     {"tk", offsetof(clrt_matmul_params, tk), 0},
+    {"tkp", offsetof(clrt_matmul_params, tkp), 0}, /* tkp, pack: absent in older files, the defaults */
     {"wgx", offsetof(clrt_matmul_params, wgx), 0},
     {"wgy", offsetof(clrt_matmul_params, wgy), 0},
-    {"vw", offsetof(clrt_matmul_params, vw), 0},
+    {"pack", offsetof(clrt_matmul_params, pack), 0},
+    {"vw", offsetof(clrt_matmul_params, vw), 0}, /* last: tests edit " vw=N\n" */
 };
 static const field add_fields[] = {
     {"vw", offsetof(clrt_add_params, vw), 0},

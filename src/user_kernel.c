@@ -25,25 +25,6 @@ struct clrt_kernel_arg {
 
 static const char arg_info_option[] = "-cl-kernel-arg-info";
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-/* A context that hit a late device error refuses all further work. */
-static int check_usable(const clrt_context *ctx, const char *func)
-{
-    if (atomic_load(&ctx->failed))
-        return clrt__fail(CLRT_EDEVICE, func,
-                          "the context on device '%s' failed earlier and can only be destroyed: %s",
-                          ctx->info.name, ctx->failure);
-    return CLRT_OK;
-}
-
 static int check_program(const clrt_program *p, const char *func)
 {
     if (!p)
@@ -53,7 +34,7 @@ static int check_program(const clrt_program *p, const char *func)
                           (const void *)p);
     if (atomic_load(&p->destroyed))
         return clrt__fail(CLRT_EINVAL, func, "the program was destroyed");
-    return check_usable(p->ctx, func);
+    return CLRT_OK;
 }
 
 static int check_kernel(const clrt_kernel *k, const char *func)
@@ -83,6 +64,8 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
         return clrt__fail(CLRT_EINVAL, func, "source is empty");
     if (!options)
         options = "";
+    if ((status = clrt__check_usable(ctx, func)) != CLRT_OK)
+        return status;
 
     /* Argument descriptions let clrt check arguments by kind and size. */
     int has_info = strstr(options, arg_info_option) != NULL;
@@ -132,13 +115,11 @@ void clrt_program_destroy(clrt_program *p)
     if (!p)
         return;
     if (p->tag != CLRT_TAG_PROGRAM) {
-        clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt program; ignored", (void *)p);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report(func, "%p is not a live clrt program; ignored", (void *)p);
         return;
     }
     if (atomic_exchange(&p->destroyed, 1)) {
-        clrt__fail(CLRT_EINVAL, func, "program destroyed twice; ignored");
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report(func, "program destroyed twice; ignored");
         return;
     }
     program_release(p);
@@ -355,9 +336,11 @@ int clrt_kernel_create(clrt_kernel **out, clrt_program *program, const char *nam
     if (!name || name[0] == '\0')
         return clrt__fail(CLRT_EINVAL, func, "kernel name is %s", name ? "empty" : "NULL");
     clrt_context *ctx = program->ctx;
+    if ((status = clrt__check_usable(ctx, func)) != CLRT_OK)
+        return status;
 
     clrt_kernel *k = calloc(1, sizeof *k);
-    if (!k || !(k->name = dup_string(name))) {
+    if (!k || !(k->name = clrt__strdup(name))) {
         free(k);
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
     }
@@ -404,8 +387,7 @@ void clrt_kernel_destroy(clrt_kernel *k)
     if (!k)
         return;
     if (k->tag != CLRT_TAG_KERNEL) {
-        clrt__fail(CLRT_EINVAL, "clrt_kernel_destroy", "%p is not a live clrt kernel; ignored", (void *)k);
-        fprintf(stderr, "clrt: %s\n", clrt_error_message());
+        clrt__report("clrt_kernel_destroy", "%p is not a live clrt kernel; ignored", (void *)k);
         return;
     }
     k->tag = CLRT_TAG_DEAD;
@@ -684,6 +666,8 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
     size_t glob[3], loc[3];
     int have_local;
     status = geometry(k, ctx, dims, global, local, rounded, glob, loc, &have_local, func);
+    if (status == CLRT_OK)
+        status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)
         return status;
 

@@ -25,8 +25,7 @@ int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes)
     return 0;
 }
 
-/* A context that hit a late device error refuses all further work. */
-static int check_not_failed(const clrt_context *ctx, const char *func)
+int clrt__check_usable(const clrt_context *ctx, const char *func)
 {
     if (atomic_load(&ctx->failed))
         return clrt__fail(CLRT_EDEVICE, func,
@@ -46,7 +45,7 @@ int clrt__check_context(const clrt_context *ctx, const char *func)
      * it still has keep working until they are destroyed. */
     if (atomic_load(&ctx->destroyed))
         return clrt__fail(CLRT_EINVAL, func, "the context was destroyed");
-    return check_not_failed(ctx, func);
+    return CLRT_OK;
 }
 
 int clrt__check_queue(const clrt_queue *q, const char *func)
@@ -56,7 +55,7 @@ int clrt__check_queue(const clrt_queue *q, const char *func)
     if (q->tag != CLRT_TAG_QUEUE)
         return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt queue (destroyed, or not a queue)",
                           (const void *)q);
-    return check_not_failed(q->ctx, func);
+    return CLRT_OK;
 }
 
 int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what)

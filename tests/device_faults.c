@@ -169,7 +169,7 @@ static void context_creation_faults(void **state)
     /* clrt_device_list reports a platform listing failure the same way */
     size_t n = 0;
     clrt_debug_fault_arm(CLRT_FAULT_PLATFORM_IDS, 1, CL_OUT_OF_HOST_MEMORY);
-    TU_STATUS(CLRT_ENOMEM, clrt_device_list(NULL, 0, &n));
+    TU_REFUSED(CLRT_ENOMEM, NULL, clrt_device_list(NULL, 0, &n));
 }
 
 /* A platform whose device query fails is skipped, like one without devices,
@@ -450,9 +450,10 @@ static int session(void)
     return s;
 }
 
-static void fault_sweep(void **state)
+/* ok_buffer_call: the clCreateBuffer call (nth) whose failure the session
+ * survives with its results intact (0: none). */
+static void sweep(unsigned long ok_buffer_call)
 {
-    (void)state;
     clrt_debug_fault_clear();
     TU_OK(session());
     unsigned long calls[CLRT_FAULT_SITES];
@@ -470,6 +471,8 @@ static void fault_sweep(void **state)
             /* a machine with several platforms still finds a device elsewhere */
             if (site == CLRT_FAULT_DEVICE_IDS && status == CLRT_OK)
                 expect = CLRT_OK;
+            if (site == CLRT_FAULT_CREATE_BUFFER && n == ok_buffer_call)
+                expect = CLRT_OK;
             if (status != expect)
                 fail_msg("%s call %lu of %lu failing with CL_OUT_OF_RESOURCES gave %s, expected %s: %s",
                          site_call[site], n, calls[site], clrt_status_name(status), clrt_status_name(expect),
@@ -484,6 +487,31 @@ static void fault_sweep(void **state)
     TU_OK(session()); /* and nothing stuck afterwards */
 }
 
+static void fault_sweep(void **state)
+{
+    (void)state;
+    sweep(0);
+}
+
+/* The same with B packed first (pack_b into the queue's scratch, then matmul):
+ * its extra kernel, buffer and launches fail like the rest, except the
+ * scratch's clCreateBuffer (the 5th, after the session's 4 buffers): then the
+ * product runs on b in place, with the same result. */
+static void fault_sweep_packed(void **state)
+{
+    (void)state;
+    static const clrt_matmul_params packed = {
+        .use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1, .pack = 2};
+    clrt_debug_override_matmul(&packed);
+    clrt_debug_fault_clear();
+    TU_OK(session());
+    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_CREATE_BUFFER), 5);
+    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_ENQUEUE_KERNEL), 3); /* pack_b, matmul, add */
+    sweep(5);
+    static const clrt_matmul_params plain = {.use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1};
+    clrt_debug_override_matmul(&plain);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -496,6 +524,7 @@ int main(void)
         cmocka_unit_test_teardown(launch_faults, teardown),
         cmocka_unit_test_teardown(late_faults_fail_the_context, teardown),
         cmocka_unit_test_teardown(fault_sweep, teardown),
+        cmocka_unit_test_teardown(fault_sweep_packed, teardown),
     };
     return cmocka_run_group_tests(tests, setup, group_teardown);
 }

@@ -171,7 +171,7 @@ static void device_memory_exhaustion(void **state)
     print_message("%d buffers of %llu MiB, then %s%s\n", n, (unsigned long long)dev.max_alloc >> 20,
                   clrt_status_name(status), status == CLRT_OK ? " (the driver overcommits)" : "");
     if (status != CLRT_OK) {
-        TU_STATUS(CLRT_ENOMEM, status);
+        TU_REFUSED(CLRT_ENOMEM, NULL, status);
         assert_non_null(strstr(clrt_error_message(), "clrt_buffer_create: "));
         assert_non_null(strstr(clrt_error_message(), "clCreateBuffer"));
     }

@@ -220,9 +220,17 @@ static void matmul_every_variant(void **state)
         {.use_local = 1, .tm = 2, .tn = 4, .tk = 8, .wgx = 4, .wgy = 4, .vw = 2},
         {.use_local = 1, .tm = 1, .tn = 1, .tk = 4, .wgx = 8, .wgy = 8, .vw = 1},
         {.use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1},
+        /* B packed first (pack_b), whenever the tiles are full; its own k block */
+        {.use_local = 0, .tm = 4, .tn = 8, .tk = 16, .wgx = 1, .wgy = 4, .vw = 4, .pack = 2, .tkp = 8},
+        /* ... in slices of 2 column panels (scratch bound below), groups 2 panels wide */
+        {.use_local = 0, .tm = 2, .tn = 4, .tk = 8, .wgx = 2, .wgy = 2, .vw = 2, .pack = 2},
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         clrt_debug_override_matmul(&variants[v]);
+        /* room for two 33 x 4 float panels: several pack + matmul launches (f64 at
+         * K = 33 fits one panel, less than the 2-panel slice: run in place) */
+        clrt_debug_pack_scratch_max(variants[v].wgx == 2 ? 2 * 33 * 4 * sizeof(float) : 0);
+        const long scratch = clrt_debug_live(CLRT_LIVE_SCRATCH); /* the fixture's queue may have one */
         clrt_context *ctx;
         clrt_queue *q;
         with_context(&ctx, &q);
@@ -232,10 +240,19 @@ static void matmul_every_variant(void **state)
                 check_matmul(ctx, q, CLRT_FLOAT32, dims[i], dims[(i + k) % 5], dims[k]);
         if (fx->dev.has_fp64)
             check_matmul(ctx, q, CLRT_FLOAT64, 17, 9, 33);
+        if (variants[v].pack) /* the packed path ran: the queue keeps its scratch */
+            assert_int_equal(clrt_debug_live(CLRT_LIVE_SCRATCH), scratch + 1);
+        if (variants[v].wgx == 2) {
+            clrt_debug_fault_clear(); /* zeroes the call counts */
+            check_matmul(ctx, q, CLRT_FLOAT32, 5, 33, 33);
+            /* 9 panels of 4 columns, 2 per slice: 5 pack_b + 5 matmul launches */
+            assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_ENQUEUE_KERNEL), 10);
+        }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
     clrt_debug_override_matmul(NULL);
+    clrt_debug_pack_scratch_max(0);
 }
 
 static void add_every_variant(void **state)

@@ -9,6 +9,8 @@
 
 #include "test_util.h"
 
+#include "debug.h"
+
 enum { THREADS = 4 };
 
 typedef struct job {
@@ -125,6 +127,20 @@ static void threads_one_queue(void **state)
     run_threads(1);
 }
 
+/* B packed into the queue's scratch first: threads sharing a queue must not
+ * interleave their pack and matmul launches, and their shapes differ, so the
+ * scratch also grows while other threads' work on it is still queued. */
+static void threads_packed(void **state)
+{
+    (void)state;
+    static const clrt_matmul_params packed = {
+        .use_local = 0, .tm = 4, .tn = 8, .tk = 16, .wgx = 1, .wgy = 4, .vw = 4, .pack = 2, .tkp = 8};
+    clrt_debug_override_matmul(&packed);
+    run_threads(1);
+    run_threads(0);
+    clrt_debug_override_matmul(NULL);
+}
+
 /* Messages are per thread: a failure on one thread does not overwrite another's. */
 static void *fail_with(void *arg)
 {
@@ -136,7 +152,7 @@ static void *fail_with(void *arg)
 static void messages_are_per_thread(void **state)
 {
     (void)state;
-    TU_STATUS(CLRT_EINVAL, clrt_queue_finish(NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_finish(NULL));
     pthread_t t;
     void *ok = NULL;
     assert_int_equal(pthread_create(&t, NULL, fail_with, (void *)1), 0);
@@ -151,6 +167,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(threads_own_queues, tu_teardown_no_live),
         cmocka_unit_test_teardown(threads_one_queue, tu_teardown_no_live),
+        cmocka_unit_test_teardown(threads_packed, tu_teardown_no_live),
         cmocka_unit_test_teardown(messages_are_per_thread, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

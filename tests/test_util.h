@@ -12,6 +12,9 @@
 
 #include <clrt/clrt.h>
 
+/* src/error.c: empty this thread's message. */
+void clrt__error_clear(void);
+
 /* Exit 77 (ctest: skipped) when no OpenCL platform exists, unless
  * $CLRT_TEST_REQUIRE_DEVICE is set (per-driver runs set it: a driver that
  * failed to load must fail the run, not skip it). Call first in main(). */
@@ -58,7 +61,9 @@ size_t tu_dtype_size(clrt_dtype dtype);
  * name of the function called ("clrt_add: ...") and contains `phrase`, so
  * that every documented error also says something useful. */
 void tu_check_refusal(int status, int expected, const char *call, const char *phrase);
-#define TU_REFUSED(expected, phrase, call) tu_check_refusal((call), (expected), #call, (phrase))
+/* The message is emptied first, so a refusal that does not set one fails. */
+#define TU_REFUSED(expected, phrase, call) \
+    (clrt__error_clear(), tu_check_refusal((call), (expected), #call, (phrase)))
 
 /* Per-test teardown for suites without a fixture: zero live handles. */
 int tu_teardown_no_live(void **state);

@@ -32,7 +32,8 @@ static void status_names_and_strings(void **state)
     assert_string_equal(clrt_status_name(1), "CLRT_UNKNOWN");
     assert_string_equal(clrt_status_name(-1000), "CLRT_UNKNOWN");
     assert_string_equal(clrt_status_name(INT_MIN), "CLRT_UNKNOWN");
-    assert_non_null(clrt_status_string(12345));
+    assert_string_equal(clrt_status_string(12345), "CLRT_UNKNOWN");
+    assert_string_equal(clrt_status_string(1), "CLRT_UNKNOWN");
     assert_non_null(clrt_error_message());
 }
 
@@ -56,30 +57,30 @@ static void null_arguments(void **state)
 {
     (void)state;
     clrt_context *ctx = (clrt_context *)0x1;
-    TU_STATUS(CLRT_EINVAL, clrt_context_create(NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_create(NULL, NULL));
     expect_message_mentions("clrt_context_create");
-    TU_STATUS(CLRT_EINVAL, clrt_device_list(NULL, 0, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_device_list(NULL, 0, NULL));
     expect_message_mentions("clrt_device_list");
-    TU_STATUS(CLRT_EINVAL, clrt_context_device(NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_device(NULL, NULL));
     clrt_device_info info;
-    TU_STATUS(CLRT_EINVAL, clrt_context_device(NULL, &info));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_device(NULL, &info));
 
     clrt_queue *q = (clrt_queue *)0x1;
-    TU_STATUS(CLRT_EINVAL, clrt_queue_create(NULL, NULL));
-    TU_STATUS(CLRT_EINVAL, clrt_queue_create(&q, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_create(NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_create(&q, NULL));
     assert_null(q); /* a failed create clears the output */
-    TU_STATUS(CLRT_EINVAL, clrt_queue_finish(NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_finish(NULL));
 
     clrt_buffer *b = (clrt_buffer *)0x1;
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, NULL, CLRT_FLOAT32, 4, 4));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, NULL, CLRT_FLOAT32, 4, 4));
     assert_null(b);
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(NULL, NULL, CLRT_FLOAT32, 4, 4));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(NULL, NULL, CLRT_FLOAT32, 4, 4));
     float host[4];
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_write(NULL, NULL, host, 4));
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_read(NULL, NULL, host, 4));
-    TU_STATUS(CLRT_EINVAL, clrt_add(NULL, NULL, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_write(NULL, NULL, host, 4));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_read(NULL, NULL, host, 4));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_add(NULL, NULL, NULL, NULL));
     expect_message_mentions("clrt_add");
-    TU_STATUS(CLRT_EINVAL, clrt_matmul(NULL, NULL, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_matmul(NULL, NULL, NULL, NULL));
     expect_message_mentions("clrt_matmul");
     (void)ctx;
 }
@@ -109,15 +110,15 @@ static void foreign_handles(void **state)
     clrt_context *c = (clrt_context *)&junk;
     clrt_buffer *out = NULL;
     float host[4];
-    TU_STATUS(CLRT_EINVAL, clrt_queue_finish(q));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_finish(q));
     expect_message_mentions("not a live clrt queue");
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&out, c, CLRT_FLOAT32, 2, 2));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&out, c, CLRT_FLOAT32, 2, 2));
     expect_message_mentions("not a live clrt context");
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_write(q, b, host, 4));
-    TU_STATUS(CLRT_EINVAL, clrt_add(q, b, b, b));
-    TU_STATUS(CLRT_EINVAL, clrt_matmul(q, b, b, b));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_write(q, b, host, 4));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_add(q, b, b, b));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_matmul(q, b, b, b));
     clrt_device_info info;
-    TU_STATUS(CLRT_EINVAL, clrt_context_device(c, &info));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_device(c, &info));
     assert_int_equal(clrt_buffer_rows(b), 0);
     /* destroying a foreign handle is reported and ignored, not a crash */
     clrt_buffer_destroy(b);
@@ -155,13 +156,30 @@ static void failed_context_refuses_work(void **state)
     atomic_init(&fake.failed, 1);
     snprintf(fake.info.name, sizeof fake.info.name, "fake device");
     snprintf(fake.failure, sizeof fake.failure, "clFinish returned CL_OUT_OF_RESOURCES");
+    fake.info.max_alloc = 1 << 20;
     clrt_queue *q = NULL;
-    TU_STATUS(CLRT_EDEVICE, clrt_queue_create(&q, &fake));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_queue_create(&q, &fake));
     expect_message_mentions("CL_OUT_OF_RESOURCES");
     clrt_buffer *b = NULL;
-    TU_STATUS(CLRT_EDEVICE, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 2));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 2));
     assert_null(q);
     assert_null(b);
+    /* a bad argument is still CLRT_EINVAL: the device state does not hide it */
+    TU_REFUSED(CLRT_EINVAL, "dtype", clrt_buffer_create(&b, &fake, (clrt_dtype)9, 2, 2));
+    TU_REFUSED(CLRT_EINVAL, "zero", clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
+    TU_REFUSED(CLRT_EINVAL, "out is NULL", clrt_queue_create(NULL, &fake));
+    clrt_queue fq = {.tag = CLRT_TAG_QUEUE, .ctx = &fake};
+    clrt_buffer fb = {.tag = CLRT_TAG_BUFFER, .ctx = &fake, .dtype = CLRT_FLOAT32, .rows = 2, .cols = 2, .bytes = 16};
+    float host[4];
+    TU_REFUSED(CLRT_EINVAL, "host pointer is NULL", clrt_buffer_read(&fq, &fb, NULL, 4));
+    TU_REFUSED(CLRT_EINVAL, "count", clrt_buffer_write(&fq, &fb, host, 3));
+    TU_REFUSED(CLRT_EINVAL, "NULL", clrt_add(&fq, NULL, &fb, &fb));
+    TU_REFUSED(CLRT_EINVAL, "in place", clrt_matmul(&fq, &fb, &fb, &fb));
+    /* and well-formed work is refused with the reason */
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_buffer_read(&fq, &fb, host, 4));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_buffer_write(&fq, &fb, host, 4));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_queue_finish(&fq));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_add(&fq, &fb, &fb, &fb));
     /* the device can still be asked for */
     clrt_device_info info;
     TU_OK(clrt_context_device(&fake, &info));
@@ -176,14 +194,14 @@ static void unknown_dtype_before_device(void **state)
     fake.tag = CLRT_TAG_CONTEXT;
     fake.info.max_alloc = 1 << 20;
     clrt_buffer *b = NULL;
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, (clrt_dtype)3, 2, 2));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)3, 2, 2));
     expect_message_mentions("dtype");
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 0));
-    TU_STATUS(CLRT_EINVAL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, SIZE_MAX, 2));
-    TU_STATUS(CLRT_EUNSUPPORTED, clrt_buffer_create(&b, &fake, CLRT_FLOAT64, 2, 2));
-    TU_STATUS(CLRT_ENOMEM, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 1024, 1024));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 0));
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, SIZE_MAX, 2));
+    TU_REFUSED(CLRT_EUNSUPPORTED, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT64, 2, 2));
+    TU_REFUSED(CLRT_ENOMEM, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 1024, 1024));
     expect_message_mentions("largest buffer");
     assert_null(b);
 }
@@ -245,6 +263,12 @@ static void operand_checks_without_device(void **state)
     /* aliasing is refused as such (EINVAL), before the shapes are compared */
     TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(&w.q, &w.f32_2x3, &w.f32_2x3, &w.f32_3x4));
     TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(&w.q, &w.f32_3x4, &w.f32_2x3, &w.f32_3x4));
+    /* ...and before the dtypes */
+    TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(&w.q, &w.f32_2x3, &w.f32_2x3, &w.f64_3x4));
+    /* dimensions the kernels cannot index (checked before any device work) */
+    clrt_buffer tall = w.f32_2x3, wide = w.f32_3x4, out = w.f32_2x4;
+    tall.rows = out.rows = (size_t)UINT32_MAX + 1;
+    TU_REFUSED(CLRT_EUNSUPPORTED, "above 4294967295", clrt_matmul(&w.q, &out, &tall, &wide));
     /* other contexts */
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_add(&w.oq, &w.f32_2x3, &w.f32_2x3, &w.f32_2x3b));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(&w.oq, &w.f32_2x4, &w.f32_2x3, &w.f32_3x4));

@@ -33,6 +33,8 @@ static int setup(void **state)
     (void)state;
     machine[0] = dev(0, 0, 0, CLRT_DEVICE_CPU, "pthread-skylake-avx512-AMD EPYC", "Portable Computing Language",
                      "AuthenticAMD", 2, 2600);
+    /* the word "pocl" is only in POCL's platform vendor */
+    snprintf(machine[0].platform_vendor, sizeof machine[0].platform_vendor, "The pocl project");
     machine[1] = dev(1, 1, 0, CLRT_DEVICE_GPU, "Oclgrind Simulator", "Oclgrind", "University of Bristol", 1, 1);
     machine[2] = dev(2, 2, 0, CLRT_DEVICE_GPU, "llvmpipe (LLVM 15.0.6, 256 bits)", "rusticl", "Mesa", 8, 1000);
     machine[3] = dev(3, 4, 0, CLRT_DEVICE_GPU, "NVIDIA H200", "NVIDIA CUDA", "NVIDIA Corporation", 132, 1980);
@@ -134,6 +136,7 @@ static void substring_matches_name_platform_vendor(void **state)
     assert_int_equal(pick("t400", 5), 4);              /* device name, case-insensitive */
     assert_int_equal(pick("portable computing", 5), 0); /* platform */
     assert_int_equal(pick("authenticamd", 5), 0);      /* vendor */
+    assert_int_equal(pick("pocl", 5), 0);              /* platform vendor */
     assert_int_equal(pick("NVIDIA", 5), 3);            /* several match: best ranked */
     assert_int_equal(pick("rusticl", 5), 2);
     assert_int_equal(pick("no such device", 5), -1);

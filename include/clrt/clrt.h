@@ -9,8 +9,12 @@
  *   - Every function is clrt_<object>_<verb>; output parameter first.
  *   - Functions return an int status: CLRT_OK (0) or a negative CLRT_E* code.
  *     clrt_error_message() then tells, for this thread, what failed in detail.
- *   - A failing call leaves nothing allocated and its outputs untouched,
- *     except that an output handle pointer is set to NULL.
+ *   - A failing call leaves nothing allocated, and a call refused for its
+ *     arguments leaves its outputs untouched, except that an output handle
+ *     pointer is set to NULL. (A read that fails on the device may have
+ *     written part of its destination.)
+ *   - Arguments are checked before the device's state: a bad argument is
+ *     CLRT_EINVAL (or CLRT_ESHAPE...) even on a context that has failed.
  *   - *_destroy(NULL) is a no-op. Handles are opaque.
  *   - The caller owns what it creates. A context outlives its queues and
  *     buffers: destroying it while they live is reported (clrt_error_message
@@ -213,7 +217,13 @@ CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, 
  *  @{ */
 /** c = a + b elementwise; a, b, c of one shape. May run in place (c == a or c == b). */
 CLRT_API int clrt_add(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b);
-/** c(MxN) = a(MxK) b(KxN). c must not be a or b (CLRT_EINVAL). */
+/** c(MxN) = a(MxK) b(KxN). c must not be a or b (CLRT_EINVAL, checked before
+ *  contexts, dtypes and shapes). M, N and K above 2^32-1 are
+ *  CLRT_EUNSUPPORTED (the kernels index rows with 32-bit counts).
+ *  On CPU devices a large product first copies b, a slice at a time, into a
+ *  scratch buffer that q keeps for later calls (at most a quarter of the
+ *  device's cache size or 8 MiB, whichever is larger); clrt_queue_destroy
+ *  frees it. Without that memory the product runs on b in place. */
 CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b);
 /** @} */
 

@@ -89,8 +89,6 @@ static int expect_create(void *out, const clrt_context *c, clrt_dtype d, size_t 
 {
     if (!out || !ctx_live(c) || atomic_load(&c->destroyed))
         return CLRT_EINVAL;
-    if (atomic_load(&c->failed))
-        return CLRT_EDEVICE;
     size_t elem = elem_of(d), n, bytes;
     if (!elem || rows == 0 || cols == 0 || __builtin_mul_overflow(rows, cols, &n) ||
         __builtin_mul_overflow(n, elem, &bytes))
@@ -99,16 +97,14 @@ static int expect_create(void *out, const clrt_context *c, clrt_dtype d, size_t 
         return CLRT_EUNSUPPORTED;
     if (bytes > c->info.max_alloc)
         return CLRT_ENOMEM;
-    return CLRT_OK;
+    return atomic_load(&c->failed) ? CLRT_EDEVICE : CLRT_OK;
 }
 
-/* A queue must be live; then a failed context refuses everything. */
-static int expect_queue(const clrt_queue *q)
-{
-    if (!q || q->tag != CLRT_TAG_QUEUE)
-        return CLRT_EINVAL;
-    return atomic_load(&q->ctx->failed) ? CLRT_EDEVICE : CLRT_OK;
-}
+/* Every argument is checked first; only a call whose arguments are all right
+ * is refused for a context that failed late (CLRT_EDEVICE). */
+static int usable(const clrt_context *c) { return atomic_load(&c->failed) ? CLRT_EDEVICE : CLRT_OK; }
+
+static int expect_queue(const clrt_queue *q) { return (!q || q->tag != CLRT_TAG_QUEUE) ? CLRT_EINVAL : CLRT_OK; }
 
 static int buf_live(const clrt_buffer *b) { return b && b->tag == CLRT_TAG_BUFFER; }
 
@@ -119,15 +115,18 @@ static int expect_transfer(const clrt_queue *q, const clrt_buffer *b, const void
         return s;
     if (!buf_live(b) || b->ctx != q->ctx || !h || count != b->rows * b->cols)
         return CLRT_EINVAL;
-    return CLRT_OK;
+    return usable(q->ctx);
 }
 
-static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
+static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b,
+                           int no_alias)
 {
     int s = expect_queue(q);
     if (s != CLRT_OK)
         return s;
     if (!buf_live(c) || !buf_live(a) || !buf_live(b))
+        return CLRT_EINVAL;
+    if (no_alias && (c == a || c == b))
         return CLRT_EINVAL;
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return CLRT_EINVAL;
@@ -138,24 +137,24 @@ static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt
 
 static int expect_add(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
 {
-    int s = expect_operands(q, c, a, b);
-    if (s == CLRT_OK && !(a->rows == b->rows && a->cols == b->cols && c->rows == a->rows && c->cols == a->cols))
-        s = CLRT_ESHAPE;
-    return s;
+    int s = expect_operands(q, c, a, b, 0);
+    if (s != CLRT_OK)
+        return s;
+    if (!(a->rows == b->rows && a->cols == b->cols && c->rows == a->rows && c->cols == a->cols))
+        return CLRT_ESHAPE;
+    return usable(q->ctx);
 }
 
 static int expect_matmul(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
 {
-    int s = expect_operands(q, c, a, b);
+    int s = expect_operands(q, c, a, b, 1);
     if (s != CLRT_OK)
         return s;
-    if (c == a || c == b)
-        return CLRT_EINVAL;
     if (a->cols != b->rows || c->rows != a->rows || c->cols != b->cols)
         return CLRT_ESHAPE;
     if (a->rows > UINT_MAX || a->cols > UINT_MAX || b->cols > UINT_MAX)
         return CLRT_EUNSUPPORTED;
-    return CLRT_OK;
+    return usable(q->ctx);
 }
 
 /* The call returned what the model says; a refusal names its function. */
@@ -267,8 +266,9 @@ static void run_fake(input *in)
                 verdict(clrt_queue_create(&out, ctx), want, "clrt_queue_create", "queue_create");
                 CHECK(out == NULL, "a refused queue_create left a handle");
             }
-            if (q && expect_queue(q) != CLRT_OK)
-                verdict(clrt_queue_finish(q), expect_queue(q), "clrt_queue_finish", "finish");
+            want = expect_queue(q) != CLRT_OK ? CLRT_EINVAL : usable(q->ctx);
+            if (want != CLRT_OK)
+                verdict(clrt_queue_finish(q), want, "clrt_queue_finish", "finish");
             /* getters on anything: never a crash, 0 for a dead handle */
             if (c && c->tag != CLRT_TAG_BUFFER)
                 CHECK(clrt_buffer_rows(c) == 0 && clrt_buffer_cols(c) == 0 && clrt_buffer_dtype(c) == 0,
