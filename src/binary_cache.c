@@ -1,5 +1,6 @@
-/* On-disk cache of compiled programs, for drivers that do not keep their own
- * (POCL and NVIDIA do: going through ours there would only add work).
+/* On-disk cache of compiled programs, for drivers whose own cache does not
+ * make a repeated build cheap (params.c, clrt_driver_caches_builds, says
+ * which: NVIDIA's does; POCL's still costs ~25 ms a build).
  *
  * One file per (source, options, device, driver, clrt version), named by a
  * hash of those. The file repeats the key in a text header, so a hash
@@ -8,7 +9,8 @@
  * program. Writes are atomic (temporary file, then rename).
  *
  * CLRT_CACHE=0|off disables it, CLRT_CACHE=1|on uses it on every driver;
- * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt). */
+ * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt;
+ * entries go to its programs/ folder). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +21,6 @@
 #include "disk.h"
 
 enum { MAX_ENTRY = 256 << 20 };
-
-/* POCL keeps its own kernel cache (~/.cache/pocl) and NVIDIA its compute cache
- * (~/.nv/ComputeCache); PyOpenCL skips its cache for them too. */
-static int clrt_driver_caches_builds(const clrt_device_facts *dev)
-{
-    return strstr(dev->platform, "Portable Computing Language") || strstr(dev->platform, "pocl") ||
-           strstr(dev->platform, "NVIDIA");
-}
 
 int clrt__binary_cache_enabled(const clrt_context *ctx)
 {
@@ -57,7 +51,7 @@ static char *entry_header(const clrt_context *ctx, const char *source, const cha
 static int entry_path(const char *header, char *path, size_t cap)
 {
     char dir[4096];
-    if (clrt__cache_dir("programs", dir, sizeof dir) != 0)
+    if (clrt__cache_dir("programs", 1, dir, sizeof dir) != 0)
         return -1;
     int n = snprintf(path, cap, "%s/%016" PRIx64 ".bin", dir, clrt__hash_str(CLRT_HASH_INIT, header));
     return (n > 0 && (size_t)n < cap) ? 0 : -1;

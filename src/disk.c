@@ -39,7 +39,7 @@ static int make_dirs(char *path)
     return (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
 }
 
-int clrt__cache_dir(const char *sub, char *out, size_t cap)
+int clrt__cache_dir(const char *sub, int create, char *out, size_t cap)
 {
     const char *base = getenv("CLRT_CACHE_DIR");
     int n;
@@ -54,7 +54,7 @@ int clrt__cache_dir(const char *sub, char *out, size_t cap)
     }
     if (n < 0 || (size_t)n >= cap)
         return -1;
-    return make_dirs(out);
+    return create ? make_dirs(out) : 0;
 }
 
 int clrt__file_read(const char *path, size_t max, char **data, size_t *len)

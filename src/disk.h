@@ -11,10 +11,11 @@
 uint64_t clrt__hash(uint64_t h, const void *data, size_t len);
 uint64_t clrt__hash_str(uint64_t h, const char *s); /* includes the terminating NUL */
 
-/* The folder <base>/<sub>, created (mode 0700) if missing, where <base> is
- * $CLRT_CACHE_DIR, else $XDG_CACHE_HOME/clrt, else $HOME/.cache/clrt.
- * Returns 0, or -1 when no folder can be found or made. */
-int clrt__cache_dir(const char *sub, char *out, size_t cap);
+/* The folder <base>/<sub>, where <base> is $CLRT_CACHE_DIR, else
+ * $XDG_CACHE_HOME/clrt, else $HOME/.cache/clrt; created (mode 0700) if
+ * missing when create is nonzero. Returns 0, or -1 when no folder can be
+ * named (or, with create, made). */
+int clrt__cache_dir(const char *sub, int create, char *out, size_t cap);
 
 /* Read a whole file (at most max bytes) into a malloc'd buffer with a NUL
  * after the data. 0 on success, -1 otherwise (missing, unreadable, too big). */

@@ -11,24 +11,27 @@ static const char *const op_kernel_name[CLRT_OP_COUNT] = {"add", "matmul"};
 
 static const char *op_source(int op) { return op == CLRT_OP_ADD ? clrt_cl_add : clrt_cl_matmul; }
 
-/* The device defaults, replaced by the device's tuned parameters when it
- * has valid ones (tuned.h: read from disk, every value checked); the test
- * seam's override replaces both. Sets k->tuned. */
-static void default_params(const clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k)
+/* The device's default parameters for op. */
+static void device_defaults(const clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k)
+{
+    if (op == CLRT_OP_ADD)
+        clrt_add_params_default(&ctx->facts, elem, &k->params.add);
+    else
+        clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
+}
+
+/* The parameters to build with: the test seam's override if set, else the
+ * device's tuned parameters when it has valid ones (tuned.h: read from disk,
+ * every value checked), else the defaults. Sets k->tuned. */
+static void choose_params(const clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k)
 {
     const clrt_dtype dtype = elem == 8 ? CLRT_FLOAT64 : CLRT_FLOAT32;
     k->tuned = 0;
-    if (op == CLRT_OP_ADD) {
-        if (!clrt__override_add(&k->params.add)) {
-            clrt_add_params_default(&ctx->facts, elem, &k->params.add);
-            k->tuned = clrt__tuned_params(ctx, op, dtype, &k->params.add);
-        }
-    } else {
-        if (!clrt__override_matmul(&k->params.matmul)) {
-            clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
-            k->tuned = clrt__tuned_params(ctx, op, dtype, &k->params.matmul);
-        }
-    }
+    if (op == CLRT_OP_ADD ? clrt__override_add(&k->params.add) : clrt__override_matmul(&k->params.matmul))
+        return;
+    device_defaults(ctx, op, elem, k);
+    k->tuned = op == CLRT_OP_ADD ? clrt__tuned_params(ctx, op, dtype, &k->params.add)
+                                 : clrt__tuned_params(ctx, op, dtype, &k->params.matmul);
 }
 
 static int options_for(const clrt_op_kernel *k, int op, size_t elem, char *buf, size_t cap)
@@ -66,6 +69,49 @@ static int create_pack(clrt_context *ctx, cl_program program, clrt_op_kernel *k,
     return CLRT_OK;
 }
 
+/* Build the kernel with k's parameters, shrinking them (and rebuilding)
+ * until the built kernel accepts them. On success k->kernel (and k->pack)
+ * are set. */
+static int build_fitted(clrt_context *ctx, int op, size_t elem, clrt_op_kernel *k, const char *func)
+{
+    for (int attempt = 0; attempt < 16; attempt++) {
+        char options[512];
+        if (options_for(k, op, elem, options, sizeof options) != 0)
+            return clrt__fail(CLRT_EOPENCL, func, "kernel options too long");
+        cl_program program;
+        int status = clrt__program_get(ctx, op_source(op), 1, options, func, &program);
+        if (status != CLRT_OK)
+            return status;
+        cl_int err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+        cl_kernel kernel = NULL;
+        if (err == CL_SUCCESS)
+            kernel = clCreateKernel(program, op_kernel_name[op], &err);
+        if (err != CL_SUCCESS || !kernel)
+            return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateKernel", ctx,
+                                 "cannot create kernel '%s'", op_kernel_name[op]);
+        clrt__live(CLRT_LIVE_KERNEL, +1);
+        size_t kernel_wg = 0;
+        if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg,
+                                     NULL) != CL_SUCCESS)
+            kernel_wg = ctx->facts.max_work_group;
+        int changed = fit(ctx, op, elem, k, kernel_wg);
+        if (changed == 0 && op == CLRT_OP_MATMUL && k->params.matmul.pack && !k->params.matmul.use_local)
+            status = create_pack(ctx, program, k, func);
+        if (changed == 0 && status == CLRT_OK) {
+            k->kernel = kernel;
+            return CLRT_OK;
+        }
+        clReleaseKernel(kernel);
+        clrt__live(CLRT_LIVE_KERNEL, -1);
+        if (status != CLRT_OK)
+            return status;
+        if (changed < 0)
+            return clrt__fail(CLRT_EUNSUPPORTED, func, "kernel '%s' cannot fit device '%s' (%zu work-items per group)",
+                              op_kernel_name[op], ctx->info.name, kernel_wg);
+    }
+    return clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'", ctx->info.name);
+}
+
 /* Build (once) the kernel of op for dtype and settle its parameters. */
 static int resolve(clrt_context *ctx, int op, clrt_dtype dtype, const char *func, clrt_op_kernel **out)
 {
@@ -78,69 +124,17 @@ static int resolve(clrt_context *ctx, int op, clrt_dtype dtype, const char *func
     int status = CLRT_OK;
     if (!atomic_load_explicit(&k->ready, memory_order_relaxed)) {
         size_t elem = clrt__dtype_size((int)dtype);
-        default_params(ctx, op, elem, k);
-    build:
-        for (int attempt = 0; attempt < 16; attempt++) {
-            char options[512];
-            if (options_for(k, op, elem, options, sizeof options) != 0) {
-                status = clrt__fail(CLRT_EOPENCL, func, "kernel options too long");
-                break;
-            }
-            cl_program program;
-            status = clrt__program_get(ctx, op_source(op), 1, options, func, &program);
-            if (status != CLRT_OK)
-                break;
-            cl_int err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
-            cl_kernel kernel = NULL;
-            if (err == CL_SUCCESS)
-                kernel = clCreateKernel(program, op_kernel_name[op], &err);
-            if (err != CL_SUCCESS || !kernel) {
-                status = clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateKernel", ctx,
-                                       "cannot create kernel '%s'", op_kernel_name[op]);
-                break;
-            }
-            clrt__live(CLRT_LIVE_KERNEL, +1);
-            size_t kernel_wg = 0;
-            if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
-                                         &kernel_wg, NULL) != CL_SUCCESS)
-                kernel_wg = ctx->facts.max_work_group;
-            int changed = fit(ctx, op, elem, k, kernel_wg);
-            if (changed == 0 && op == CLRT_OP_MATMUL && k->params.matmul.pack && !k->params.matmul.use_local) {
-                status = create_pack(ctx, program, k, func);
-                if (status != CLRT_OK) {
-                    clReleaseKernel(kernel);
-                    clrt__live(CLRT_LIVE_KERNEL, -1);
-                    break;
-                }
-            }
-            if (changed == 0) {
-                k->kernel = kernel;
-                atomic_store_explicit(&k->ready, 1, memory_order_release);
-                break;
-            }
-            clReleaseKernel(kernel);
-            clrt__live(CLRT_LIVE_KERNEL, -1);
-            if (changed < 0) {
-                status = clrt__fail(CLRT_EUNSUPPORTED, func,
-                                    "kernel '%s' cannot fit device '%s' (%zu work-items per group)",
-                                    op_kernel_name[op], ctx->info.name, kernel_wg);
-                break;
-            }
-        }
-        if (status == CLRT_OK && !atomic_load(&k->ready))
-            status = clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'",
-                                ctx->info.name);
+        choose_params(ctx, op, elem, k);
+        status = build_fitted(ctx, op, elem, k, func);
         if (status != CLRT_OK && k->tuned) {
             /* tuned parameters that do not build or fit: the defaults instead */
             clrt__tuned_rejected(ctx, op, dtype, clrt_error_message());
             k->tuned = 0;
-            if (op == CLRT_OP_ADD)
-                clrt_add_params_default(&ctx->facts, elem, &k->params.add);
-            else
-                clrt_matmul_params_default(&ctx->facts, elem, &k->params.matmul);
-            status = CLRT_OK;
-            goto build;
+            device_defaults(ctx, op, elem, k);
+            status = build_fitted(ctx, op, elem, k, func);
         }
+        if (status == CLRT_OK)
+            atomic_store_explicit(&k->ready, 1, memory_order_release);
     }
     clrt_mutex_unlock(&k->launch_lock);
     return status;

@@ -94,4 +94,8 @@ int clrt_matmul_params_shrink(clrt_matmul_params *p, size_t kernel_wg, size_t lo
                               size_t elem_size);
 int clrt_add_params_shrink(clrt_add_params *p, size_t kernel_wg);
 
+/* 1 when the driver keeps a cache of built programs that makes a repeated
+ * clBuildProgram cheap, so clrt's on-disk binary cache would only add work. */
+int clrt_driver_caches_builds(const clrt_device_facts *dev);
+
 #endif

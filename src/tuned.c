@@ -51,24 +51,6 @@ int clrt__tuned_enabled(void)
 
 /* ---- where */
 
-/* The tuned folder, as clrt__cache_dir("tuned") finds it, without creating it. */
-static int tuned_dir(int create, char *out, size_t cap)
-{
-    if (create)
-        return clrt__cache_dir("tuned", out, cap);
-    const char *base = getenv("CLRT_CACHE_DIR");
-    int n;
-    if (base && *base)
-        n = snprintf(out, cap, "%s/tuned", base);
-    else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/')
-        n = snprintf(out, cap, "%s/clrt/tuned", base);
-    else if ((base = getenv("HOME")) && *base)
-        n = snprintf(out, cap, "%s/.cache/clrt/tuned", base);
-    else
-        return -1;
-    return (n > 0 && (size_t)n < cap) ? 0 : -1;
-}
-
 /* Control characters cannot be written on one line: '?' for them, in the
  * file and in the comparison alike. */
 static void one_line(char *dst, size_t cap, const char *src)
@@ -97,7 +79,7 @@ int clrt__tuned_path(const clrt_device_info *info, int create, char *out, size_t
         return (n > 0 && (size_t)n < cap) ? 0 : -1;
     }
     char dir[4096], key[1200], slug[48];
-    if (tuned_dir(create, dir, sizeof dir) != 0)
+    if (clrt__cache_dir("tuned", create, dir, sizeof dir) != 0)
         return -1;
     key_lines(info, key, sizeof key);
     size_t j = 0;
