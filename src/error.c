@@ -134,15 +134,22 @@ const char *clrt_error_message(void)
     return (m && m->text) ? m->text : "";
 }
 
-int clrt__fail(int status, const char *func, const char *fmt, ...)
+/* A fresh message "<func>: <formatted text>"; NULL when there is no memory. */
+CLRT_PRINTF_(2, 0) static message *message_start(const char *func, const char *fmt, va_list ap)
 {
     message *m = message_reset();
-    if (!m)
-        return status;
-    message_append(m, "%s: ", func);
+    if (m) {
+        message_append(m, "%s: ", func);
+        message_vappend(m, fmt, ap);
+    }
+    return m;
+}
+
+int clrt__fail(int status, const char *func, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    message_vappend(m, fmt, ap);
+    message_start(func, fmt, ap);
     va_end(ap);
     return status;
 }
@@ -150,14 +157,12 @@ int clrt__fail(int status, const char *func, const char *fmt, ...)
 int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
                   const clrt_context *ctx, const char *fmt, ...)
 {
-    message *m = message_reset();
-    if (!m)
-        return status;
-    message_append(m, "%s: ", func);
     va_list ap;
     va_start(ap, fmt);
-    message_vappend(m, fmt, ap);
+    message *m = message_start(func, fmt, ap);
     va_end(ap);
+    if (!m)
+        return status;
     message_append(m, " (%s returned %s (%d)", clcall, clrt__cl_error_name(code), (int)code);
     if (ctx)
         message_append(m, " on device '%s', %s", ctx->info.name, ctx->info.platform);
@@ -167,14 +172,10 @@ int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
 
 void clrt__report(const char *func, const char *fmt, ...)
 {
-    message *m = message_reset();
-    if (m) {
-        message_append(m, "%s: ", func);
-        va_list ap;
-        va_start(ap, fmt);
-        message_vappend(m, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    message_start(func, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "clrt: %s\n", clrt_error_message());
 }
 

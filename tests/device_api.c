@@ -8,48 +8,9 @@
 #include "debug.h"
 #include "internal.h"
 
-typedef struct fixture {
-    clrt_context *ctx;
-    clrt_queue *q;
-    clrt_device_info dev;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    if (!f || clrt_context_create(&f->ctx, NULL) != CLRT_OK || clrt_queue_create(&f->q, f->ctx) != CLRT_OK ||
-        clrt_context_device(f->ctx, &f->dev) != CLRT_OK) {
-        fprintf(stderr, "setup: %s\n", clrt_error_message());
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    clrt_queue_destroy(f->q);
-    clrt_context_destroy(f->ctx);
-    free(f);
-    tu_assert_no_live_handles();
-    return 0;
-}
-
-/* After each test only the fixture's context and queue are live (its
- * programs and kernels are cached until the group teardown). */
-static int only_fixture_live(void **state)
-{
-    (void)state;
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
-    return 0;
-}
-
 static void device_list(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     size_t n = 0;
     TU_OK(clrt_device_list(NULL, 0, &n));
     assert_true(n >= 1);
@@ -79,7 +40,7 @@ static void device_list(void **state)
 
 static void selectors_pick_the_device(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     char sel[64];
     clrt_context *c;
     clrt_device_info d;
@@ -114,7 +75,7 @@ static void selectors_pick_the_device(void **state)
 
 static void selectors_that_match_nothing(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     char own[32];
     snprintf(own, sizeof own, "%u:%u", f->dev.platform_index, f->dev.device_index);
     static const char *const bad[] = {"1:", ":", "-1", "99", "0:99", "no such device at all",
@@ -140,7 +101,7 @@ static void selectors_that_match_nothing(void **state)
 
 static void env_selector(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     const char *saved = getenv("CLRT_DEVICE");
     char *keep = saved ? strdup(saved) : NULL;
     clrt_context *c;
@@ -176,7 +137,7 @@ static void env_selector(void **state)
 
 static void buffer_shape_and_errors(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     clrt_buffer *b = NULL;
     TU_OK(clrt_buffer_create(&b, f->ctx, CLRT_FLOAT32, 3, 7));
     assert_int_equal(clrt_buffer_rows(b), 3);
@@ -246,7 +207,7 @@ static void buffer_shape_and_errors(void **state)
 
 static void op_errors(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     clrt_buffer *a, *b, *c, *d, *k1;
     TU_OK(clrt_buffer_create(&a, f->ctx, CLRT_FLOAT32, 4, 5));
     TU_OK(clrt_buffer_create(&b, f->ctx, CLRT_FLOAT32, 5, 3));
@@ -319,7 +280,7 @@ static void op_errors(void **state)
 
 static void handles_from_another_context(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     clrt_context *other;
     clrt_queue *oq;
     char sel[32];
@@ -352,7 +313,7 @@ static void handles_from_another_context(void **state)
  * context stays usable by them until the last one goes. */
 static void context_outlives_children(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     char sel[32];
     snprintf(sel, sizeof sel, "%zu", f->dev.index);
     clrt_context *c;
@@ -391,7 +352,7 @@ static void context_outlives_children(void **state)
 
 static void finish_and_destroy(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     clrt_queue *q;
     TU_OK(clrt_queue_create(&q, f->ctx));
     TU_OK(clrt_queue_finish(q));
@@ -406,7 +367,7 @@ static void finish_and_destroy(void **state)
  * log; the context keeps working afterwards. */
 static void build_failure_reports_log(void **state)
 {
-    fixture *f = *state;
+    tu_fixture *f = *state;
     long programs = clrt_debug_live(CLRT_LIVE_PROGRAM);
     clrt_program *p = (clrt_program *)0x1;
     TU_REFUSED(CLRT_EBUILD, "clBuildProgram",
@@ -435,16 +396,16 @@ int main(void)
 {
     tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(device_list, only_fixture_live),
-        cmocka_unit_test_teardown(selectors_pick_the_device, only_fixture_live),
-        cmocka_unit_test_teardown(selectors_that_match_nothing, only_fixture_live),
-        cmocka_unit_test_teardown(env_selector, only_fixture_live),
-        cmocka_unit_test_teardown(buffer_shape_and_errors, only_fixture_live),
-        cmocka_unit_test_teardown(op_errors, only_fixture_live),
-        cmocka_unit_test_teardown(handles_from_another_context, only_fixture_live),
-        cmocka_unit_test_teardown(context_outlives_children, only_fixture_live),
-        cmocka_unit_test_teardown(finish_and_destroy, only_fixture_live),
-        cmocka_unit_test_teardown(build_failure_reports_log, only_fixture_live),
+        cmocka_unit_test_teardown(device_list, tu_only_fixture_live),
+        cmocka_unit_test_teardown(selectors_pick_the_device, tu_only_fixture_live),
+        cmocka_unit_test_teardown(selectors_that_match_nothing, tu_only_fixture_live),
+        cmocka_unit_test_teardown(env_selector, tu_only_fixture_live),
+        cmocka_unit_test_teardown(buffer_shape_and_errors, tu_only_fixture_live),
+        cmocka_unit_test_teardown(op_errors, tu_only_fixture_live),
+        cmocka_unit_test_teardown(handles_from_another_context, tu_only_fixture_live),
+        cmocka_unit_test_teardown(context_outlives_children, tu_only_fixture_live),
+        cmocka_unit_test_teardown(finish_and_destroy, tu_only_fixture_live),
+        cmocka_unit_test_teardown(build_failure_reports_log, tu_only_fixture_live),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
 }

@@ -12,47 +12,20 @@
 
 enum { CANARY = 67 };
 
-typedef struct fixture {
-    clrt_context *ctx;
-    clrt_queue *q;
-    clrt_device_info dev;
-} fixture;
-
-static fixture *fx;
+static tu_fixture *fx;
 
 static int setup(void **state)
 {
-    (void)state;
-    fx = calloc(1, sizeof *fx);
-    if (!fx || clrt_context_create(&fx->ctx, NULL) != CLRT_OK || clrt_queue_create(&fx->q, fx->ctx) != CLRT_OK ||
-        clrt_context_device(fx->ctx, &fx->dev) != CLRT_OK) {
-        fprintf(stderr, "setup: %s\n", clrt_error_message());
-        return -1;
-    }
-    return 0;
+    int rc = tu_fixture_setup(state);
+    fx = *state;
+    return rc;
 }
 
 static int teardown(void **state)
 {
-    (void)state;
-    clrt_queue_destroy(fx->q);
-    clrt_context_destroy(fx->ctx);
-    free(fx);
     clrt_debug_override_matmul(NULL);
     clrt_debug_override_add(NULL);
-    tu_assert_no_live_handles();
-    return 0;
-}
-
-/* After each test only the fixture's context and queue are live; its
- * cached programs and kernels go at the group teardown. */
-static int only_fixture_live(void **state)
-{
-    (void)state;
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
-    return 0;
+    return tu_fixture_teardown(state);
 }
 
 /* A fresh context per variant, so that its kernels are built with the override. */
@@ -282,13 +255,13 @@ int main(void)
 {
     tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(add_f32, only_fixture_live),
-        cmocka_unit_test_teardown(add_f64, only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32, only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32_1000, only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f64, only_fixture_live),
-        cmocka_unit_test_teardown(matmul_every_variant, only_fixture_live),
-        cmocka_unit_test_teardown(add_every_variant, only_fixture_live),
+        cmocka_unit_test_teardown(add_f32, tu_only_fixture_live),
+        cmocka_unit_test_teardown(add_f64, tu_only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f32, tu_only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f32_1000, tu_only_fixture_live),
+        cmocka_unit_test_teardown(matmul_f64, tu_only_fixture_live),
+        cmocka_unit_test_teardown(matmul_every_variant, tu_only_fixture_live),
+        cmocka_unit_test_teardown(add_every_variant, tu_only_fixture_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -152,3 +152,35 @@ int tu_teardown_no_live(void **state)
     tu_assert_no_live_handles();
     return 0;
 }
+
+int tu_fixture_setup(void **state)
+{
+    tu_fixture *f = calloc(1, sizeof *f);
+    if (!f || clrt_context_create(&f->ctx, NULL) != CLRT_OK || clrt_queue_create(&f->q, f->ctx) != CLRT_OK ||
+        clrt_context_device(f->ctx, &f->dev) != CLRT_OK) {
+        fprintf(stderr, "setup: %s\n", clrt_error_message());
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+int tu_fixture_teardown(void **state)
+{
+    tu_fixture *f = *state;
+    clrt_queue_destroy(f->q);
+    clrt_context_destroy(f->ctx);
+    free(f);
+    tu_assert_no_live_handles();
+    return 0;
+}
+
+int tu_only_fixture_live(void **state)
+{
+    (void)state;
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 1);
+    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
+    return 0;
+}

@@ -42,6 +42,19 @@ clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype
 /* 1 when the canary after buf is intact. */
 int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary);
 
+/* A context and queue on the default device, shared by a suite's tests:
+ * cmocka group setup/teardown, and a per-test teardown asserting that only
+ * the fixture's own context and queue are live (their cached programs and
+ * kernels go with the group teardown, which asserts that nothing is). */
+typedef struct tu_fixture {
+    clrt_context *ctx;
+    clrt_queue *q;
+    clrt_device_info dev;
+} tu_fixture;
+int tu_fixture_setup(void **state);
+int tu_fixture_teardown(void **state);
+int tu_only_fixture_live(void **state);
+
 /* Assert that no context, queue, buffer, program or kernel is alive. */
 void tu_assert_no_live_handles(void);
 
