@@ -254,10 +254,10 @@ static void print_refs(FILE *f, const bench_report *r)
     if (!r->have_host)
         fprintf(f, "; no host add loop (--no-host)");
     fputc('\n', f);
-    if (r->openblas_coretype_env[0])
-        fprintf(f, "note: OPENBLAS_CORETYPE=%s is set; an older core than the machine's best makes OpenBLAS\n"
-                   "      slower (about half on this Zen 5 machine with Haswell), so x OB flatters clrt.\n",
-                r->openblas_coretype_env);
+    if (r->have_openblas && r->openblas_core_older)
+        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it is far from its best\n"
+                   "      (about half on this Zen 5 machine with Haswell), so x OB flatters clrt.\n",
+                r->openblas_core, r->openblas_coretype_env[0] ? " (forced by OPENBLAS_CORETYPE)" : "");
 }
 
 void bench_print_table(FILE *f, const bench_report *r)
@@ -296,6 +296,11 @@ void bench_print_table(FILE *f, const bench_report *r)
             print_first(f, &dev->first[dbl]);
         print_overhead(f, &dev->overhead);
     }
+    if (r->quiet.waits)
+        fprintf(f, "OpenBLAS leaves its threads spinning after each call: nothing was timed until they went idle "
+                   "(%d waits, %.1f s in all, longest %.2f s%s)\n\n",
+                r->quiet.waits, r->quiet.total, r->quiet.max,
+                r->quiet.timeouts || r->quiet.blind ? "; some gave up: ratios to OpenBLAS may be low" : "");
     print_tuned(f, r);
     bench_print_targets(f, r);
 }
@@ -357,6 +362,7 @@ void bench_print_json(FILE *f, const bench_report *r)
         json_str(f, r->openblas_core);
         fprintf(f, ", \"threads\": %d, \"coretype_env\": ", r->openblas_threads);
         json_str(f, r->openblas_coretype_env);
+        fprintf(f, ", \"core_older_than_cpu\": %s", r->openblas_core_older ? "true" : "false");
         fputs(", \"config\": ", f);
         json_str(f, r->openblas_config);
         fputc('}', f);
@@ -468,7 +474,9 @@ void bench_print_json(FILE *f, const bench_report *r)
         json_str(f, t->path);
         fputc('}', f);
     }
-    fputs("\n  ],\n  \"targets\": ", f);
+    fprintf(f, "\n  ],\n  \"idle_waits\": {\"waits\": %d, \"timeouts\": %d, \"blind\": %d, \"total_s\": %.3f, "
+               "\"max_s\": %.3f},\n  \"targets\": ",
+            r->quiet.waits, r->quiet.timeouts, r->quiet.blind, r->quiet.total, r->quiet.max);
     bench_print_targets_json(f, r);
     fputs("\n}\n", f);
 }

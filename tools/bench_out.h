@@ -114,6 +114,8 @@ typedef struct bench_report {
     char openblas_core[64], openblas_config[256];
     int openblas_threads;
     char openblas_coretype_env[64];
+    int openblas_core_older;   /* bench_openblas_core_older() */
+    bench_quiet quiet;         /* the waits for OpenBLAS's spinning threads */
     char clblast_version[32];
     int host_threads;
     bench_device devices[64];

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef CLRT_BENCH_OPENBLAS
 #include <cblas.h>
@@ -28,6 +30,29 @@ const char *bench_openblas_core(void)
     return s ? s : "?";
 #else
     return "";
+#endif
+}
+
+int bench_openblas_core_older(void)
+{
+#if defined(CLRT_BENCH_OPENBLAS) && (defined(__x86_64__) || defined(__i386__))
+    /* OpenBLAS's core names for kernels that use AVX-512 and AVX2 */
+    static const char *const avx512[] = {"SkylakeX", "Cooperlake", "SapphireRapids"};
+    static const char *const avx2[] = {"Haswell", "Zen", "Excavator"};
+    const char *core = bench_openblas_core();
+    int has512 = 0, has2 = 0;
+    for (size_t i = 0; i < sizeof avx512 / sizeof *avx512; i++)
+        has512 |= strcmp(core, avx512[i]) == 0;
+    for (size_t i = 0; i < sizeof avx2 / sizeof *avx2; i++)
+        has2 |= strcmp(core, avx2[i]) == 0;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return !has512;
+    if (__builtin_cpu_supports("avx2"))
+        return !has512 && !has2;
+    return 0;
+#else
+    return 0;
 #endif
 }
 
@@ -64,6 +89,19 @@ int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const 
     (void)dbl, (void)M, (void)N, (void)K, (void)a, (void)b, (void)c;
     return -1;
 #endif
+}
+
+int bench_host_gemm_wake(int dbl)
+{
+    /* Large enough for OpenBLAS to use every thread (it runs below 64^3
+     * on one), small enough to cost well under a millisecond. */
+    enum { WAKE_N = 256 };
+    static double *buf; /* a, b, c; zeros serve */
+    if (!buf)
+        buf = calloc(3 * WAKE_N * WAKE_N, sizeof *buf);
+    if (!buf)
+        return -1;
+    return bench_host_gemm(dbl, WAKE_N, WAKE_N, WAKE_N, buf, buf + WAKE_N * WAKE_N, buf + 2 * WAKE_N * WAKE_N);
 }
 
 /* ---- host add pool: workers wait at a barrier for a job, run their slice,

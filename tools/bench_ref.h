@@ -13,9 +13,17 @@ int bench_have_openblas(void);
 const char *bench_openblas_core(void);
 int bench_openblas_threads(void);
 const char *bench_openblas_config(void);
+/* 1 when OpenBLAS runs a core older than this CPU (AVX2 kernels on a CPU
+ * with AVX-512, as OPENBLAS_CORETYPE=Haswell forces on this Zen 5 machine):
+ * it is then far from its best, and a ratio to it flatters clrt. */
+int bench_openblas_core_older(void);
 /* C(MxN) = A(MxK) B(KxN), row-major, float (dbl = 0) or double. 0, or -1
  * without OpenBLAS. */
 int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const void *b, void *c);
+/* An untimed 256 x 256 x 256 gemm that wakes OpenBLAS's worker threads, so
+ * that the call after it runs as back-to-back calls do, with its threads
+ * already spinning. 0, or -1 without OpenBLAS or memory. */
+int bench_host_gemm_wake(int dbl);
 
 /* ---- host add loop on a pool of threads (the caller's thread + threads-1) */
 int bench_host_add_start(int threads); /* 0 or -1 */

@@ -65,7 +65,7 @@ static const bench_case *neighbour(const bench_report *r, const bench_case *c)
 
 static void each_target(const bench_report *r, target_fn fn, void *arg)
 {
-    const char *ob_note = r->openblas_coretype_env[0] ? " (OpenBLAS on a forced core: not its best)" : "";
+    const char *ob_note = r->openblas_core_older ? " (OpenBLAS on a core older than the CPU: not its best)" : "";
     for (size_t d = 0; d < r->ndevices; d++) {
         const bench_device *dev = &r->devices[d];
         if (dev->skipped)

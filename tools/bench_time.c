@@ -1,14 +1,96 @@
 /* clrt-bench timing (see bench_time.h). */
 #include "bench_time.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* CPU time of every thread of this process but the calling one, in seconds,
+ * from /proc/self/task/<tid>/schedstat (its first field: nanoseconds on a
+ * CPU); -1 when unreadable. */
+static double others_cpu(void)
+{
+    /* this thread's id: /proc/thread-self links to "<pid>/task/<tid>" */
+    char link[64], self[64] = "";
+    ssize_t len = readlink("/proc/thread-self", link, sizeof link - 1);
+    if (len > 0) {
+        link[len] = '\0';
+        const char *slash = strrchr(link, '/');
+        snprintf(self, sizeof self, "%s", slash ? slash + 1 : link);
+    }
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return -1;
+    double sum = 0;
+    int read_any = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long ns = 0;
+        if (!f)
+            continue; /* the thread has just ended */
+        if (fscanf(f, "%llu", &ns) == 1) {
+            sum += 1e-9 * (double)ns;
+            read_any = 1;
+        }
+        fclose(f);
+    }
+    closedir(dir);
+    return read_any ? sum : -1;
+}
+
+static bench_quiet quiet;
+
+const bench_quiet *bench_quiet_stats(void) { return &quiet; }
+
+double bench_wait_quiet(double max_s)
+{
+    enum { WINDOW_MS = 10 };
+    double t0 = bench_now();
+    double last = others_cpu(), t_last = t0;
+    quiet.waits++;
+    if (last < 0) {
+        quiet.blind++;
+        sleep_s(max_s);
+    } else {
+        for (;;) {
+            sleep_s(WINDOW_MS * 1e-3);
+            double now = bench_now(), cpu = others_cpu();
+            if (cpu >= 0 && cpu - last < 0.1 * (now - t_last))
+                break;
+            if (now - t0 >= max_s) {
+                quiet.timeouts++;
+                break;
+            }
+            last = cpu;
+            t_last = now;
+        }
+    }
+    double waited = bench_now() - t0;
+    quiet.total += waited;
+    if (waited > quiet.max)
+        quiet.max = waited;
+    return waited;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -32,6 +114,45 @@ void bench_stats_of(double *t, int n, bench_stats *out)
 
 enum { MAX_ROUNDS = 1000, MAX_IMPLS = 16 };
 
+/* The longest wait for spinning threads to stop: OpenBLAS's spin for 2^28
+ * cycles of the time-stamp counter by default (0.11 s at 2.6 GHz), 2^30 at
+ * most (OPENBLAS_THREAD_TIMEOUT=30). */
+#define QUIET_MAX_S 2.0
+
+/* The order of a round: the implementations that do not spin, every other
+ * round in reverse order (A B C, C B A, ...), so that none always runs right
+ * after the same other one; then those that spin. */
+static void round_order(const bench_impl *impls, size_t n, int round, size_t *order)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t i = (round % 2) ? n - 1 - j : j;
+        if (!impls[i].spins)
+            order[k++] = i;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (impls[i].spins)
+            order[k++] = i;
+}
+
+/* One timed run of x, in *t. Nothing runs while the threads that the last
+ * spinning implementation left behind are still busy (*spinning); a spinning
+ * one is primed, untimed, right before its run. */
+static int run_once(bench_impl *x, int *spinning, double *t)
+{
+    if (*spinning) {
+        bench_wait_quiet(QUIET_MAX_S);
+        *spinning = 0;
+    }
+    if (x->prime && x->prime(x->arg) != 0)
+        return -1;
+    double t0 = bench_now();
+    int st = x->run(x->arg);
+    *t = bench_now() - t0;
+    *spinning = x->spins;
+    return st;
+}
+
 int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
 {
     int max_reps = budget->max_reps > 0 ? budget->max_reps : 1;
@@ -53,10 +174,16 @@ int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
             impls[i].failed = 1;
         return (int)n;
     }
+    int spinning = 0;
+    double t;
+    size_t order[MAX_IMPLS];
+    round_order(impls, n, 0, order);
     for (int w = 0; w < budget->warmup; w++)
-        for (size_t i = 0; i < n; i++)
-            if (!impls[i].failed && impls[i].run(impls[i].arg) != 0)
+        for (size_t k = 0; k < n; k++) {
+            size_t i = order[k];
+            if (!impls[i].failed && run_once(&impls[i], &spinning, &t) != 0)
                 impls[i].failed = 1;
+        }
 
     /* An implementation much slower than the rest (CLBlast on a CPU at 4096)
      * sits out once it has used a share of max_time; the others go on. Its
@@ -88,23 +215,22 @@ int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
             break;
         if (round >= 1 && spent + next > budget->max_time)
             break;
-        /* every other round in reverse order (A B C, C B A, ...), so that
-         * no implementation always runs right after the same other one */
+        round_order(impls, n, round, order);
         for (size_t k = 0; k < n; k++) {
-            size_t i = (round % 2) ? n - 1 - k : k;
+            size_t i = order[k];
             if (impls[i].failed || capped[i])
                 continue;
-            double t0 = bench_now();
-            if (impls[i].run(impls[i].arg) != 0) {
+            if (run_once(&impls[i], &spinning, &t) != 0) {
                 impls[i].failed = 1;
                 continue;
             }
-            double t = bench_now() - t0;
             samples[i * (size_t)max_reps + (size_t)reps[i]++] = t;
             own[i] += t;
             last[i] = t;
         }
     }
+    if (spinning) /* whatever runs next, undisturbed */
+        bench_wait_quiet(QUIET_MAX_S);
     for (size_t i = 0; i < n; i++) {
         if (impls[i].failed) {
             failed++;

@@ -34,10 +34,31 @@ typedef struct bench_budget {
 typedef struct bench_impl {
     bench_run_fn run;
     void *arg;
+    /* Set for host code that leaves threads spinning after it returns
+     * (OpenBLAS's workers busy-wait ~0.1 s for the next call, and take a core
+     * from whatever runs then): it runs last in every round, right after an
+     * untimed prime (when given) that wakes those threads, so that it runs at
+     * the speed of back-to-back calls; nothing runs after it until the
+     * process's other threads are idle again (bench_wait_quiet). */
+    int spins;
+    bench_run_fn prime;
     int failed;       /* set when a run returned nonzero: no more runs */
     bench_stats stats;
     double *rounds;   /* optional (max_reps entries): each timed run, in round order */
 } bench_impl;
+
+/* Wait until the other threads of this process have stopped using the CPU
+ * (under 10% of a core over 10 ms), at most max_s seconds; returns the
+ * seconds waited. Every wait is counted in bench_quiet_stats. */
+double bench_wait_quiet(double max_s);
+
+typedef struct bench_quiet {
+    int waits;      /* calls */
+    int timeouts;   /* ... that gave up after max_s */
+    int blind;      /* ... that could not read /proc/self/task and slept max_s */
+    double total, max; /* seconds waited */
+} bench_quiet;
+const bench_quiet *bench_quiet_stats(void);
 
 /* Measure impls[0..n) interleaved. Returns the number that failed. */
 int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget);

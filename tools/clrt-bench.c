@@ -202,6 +202,12 @@ static int run_host(void *arg)
     return 0;
 }
 
+static int wake_host(void *arg)
+{
+    host_run *r = arg;
+    return bench_host_gemm_wake(r->dbl);
+}
+
 typedef struct clb_run {
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
@@ -427,6 +433,10 @@ static void run_case(bench_session *s, size_t dev_index, int op, int dbl, bench_
     }
     if (with_host) {
         impls[n] = (bench_impl){.run = run_host, .arg = &rh, .rounds = rounds[n]};
+        if (op == BENCH_MATMUL) { /* OpenBLAS leaves its threads spinning */
+            impls[n].spins = 1;
+            impls[n].prime = wake_host;
+        }
         kinds[n++] = host_kind;
     }
     if (with_clb) {
@@ -923,6 +933,7 @@ static void fill_report_header(int argc, char **argv)
         snprintf(report.openblas_core, sizeof report.openblas_core, "%s", bench_openblas_core());
         snprintf(report.openblas_config, sizeof report.openblas_config, "%s", bench_openblas_config());
         report.openblas_threads = bench_openblas_threads();
+        report.openblas_core_older = bench_openblas_core_older();
         const char *env = getenv("OPENBLAS_CORETYPE");
         snprintf(report.openblas_coretype_env, sizeof report.openblas_coretype_env, "%s", env ? env : "");
     }
@@ -1024,6 +1035,7 @@ int main(int argc, char **argv)
         for (int dbl = 0; dbl < 2; dbl++)
             if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
                 failures++;
+    report.quiet = *bench_quiet_stats();
     if (opts.format == BENCH_JSON)
         bench_print_json(stdout, &report);
     else if (opts.format == BENCH_CSV)
