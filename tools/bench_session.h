@@ -1,12 +1,15 @@
 /* clrt-bench's hold on one device: the context users get (tuned parameters
  * when there are some) and, when needed, one forced to the defaults. Shared
- * by the case runner (clrt-bench.c) and the tuner (bench_tune.c). */
+ * by the case runner (bench_cases.c), the first-call and overhead
+ * measurements, and the tuner (bench_tune.c). */
 #ifndef CLRT_BENCH_SESSION_H
 #define CLRT_BENCH_SESSION_H
 
 #include <stddef.h>
 
 #include <clrt/clrt.h>
+
+#include "bench_out.h"
 
 typedef struct bench_session {
     clrt_device_info info;
@@ -27,11 +30,26 @@ int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, int force_d
  * came from a tuned file. */
 int bench_params_of(const clrt_context *ctx, int op, int dbl, char *buf, size_t cap);
 
-/* A progress line on stderr (when on). */
-void bench_progress(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+/* The context that runs with the default parameters, made on first use. */
+int bench_session_default(bench_session *s);
+
+/* One clrt_matmul or clrt_add (op: enum bench_op) and the finish: a
+ * bench_run_fn for bench_measure. */
+typedef struct bench_dev_run {
+    clrt_queue *q;
+    clrt_buffer *a, *b, *c;
+    int op;
+} bench_dev_run;
+int bench_run_dev(void *arg);
+
+/* Device buffers for one case in one context: inputs written from the host
+ * arrays ha and hb, c for clrt's output, c2 (when with_c2) for CLBlast's. */
+typedef struct bench_bufs {
+    clrt_buffer *a, *b, *c, *c2;
+} bench_bufs;
+/* CLRT_OK, or a status with why set and nothing left allocated. */
+int bench_bufs_make(bench_bufs *d, clrt_context *ctx, clrt_queue *q, const bench_case *c, const void *ha,
+                    const void *hb, int with_c2, char *why, size_t cap);
+void bench_bufs_free(bench_bufs *d);
 
 #endif

@@ -26,6 +26,7 @@
 #include "tune_space.h"
 #include "tuned.h"
 
+#include "bench_progress.h"
 #include "bench_ref.h"
 #include "bench_time.h"
 #include "bench_tune.h"

@@ -1,0 +1,297 @@
+/* clrt-bench: one case (see bench_cases.h). */
+#include "bench_cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_clblast.h"
+#include "bench_progress.h"
+#include "bench_ref.h"
+
+typedef struct host_run {
+    int op, dbl;
+    size_t m, n, k;
+    const void *a, *b;
+    void *c;
+} host_run;
+
+static int run_host(void *arg)
+{
+    host_run *r = arg;
+    if (r->op == BENCH_MATMUL)
+        return bench_host_gemm(r->dbl, r->m, r->n, r->k, r->a, r->b, r->c);
+    bench_host_add(r->dbl, r->n, r->a, r->b, r->c);
+    return 0;
+}
+
+static int wake_host(void *arg)
+{
+    host_run *r = arg;
+    return bench_host_gemm_wake(r->dbl);
+}
+
+typedef struct clb_run {
+    clrt_queue *q;
+    clrt_buffer *a, *b, *c;
+    const char *why;
+    int code;
+} clb_run;
+
+static int run_clb(void *arg)
+{
+    clb_run *r = arg;
+    r->code = bench_clblast_gemm(r->q, r->c, r->a, r->b, &r->why);
+    return r->code;
+}
+
+/* First call on a fresh context: the kernel build (or cache fetch) and the
+ * first run, as a user's first clrt_matmul / clrt_add + finish. */
+static double first_call(const bench_session *s, const bench_case *c, const void *ha, const void *hb)
+{
+    clrt_context *ctx = NULL;
+    clrt_queue *q = NULL;
+    bench_bufs d;
+    char why[256];
+    double t = -1;
+    if (clrt_context_create(&ctx, s->selector) != CLRT_OK || clrt_queue_create(&q, ctx) != CLRT_OK) {
+        clrt_context_destroy(ctx);
+        return -1;
+    }
+    if (bench_bufs_make(&d, ctx, q, c, ha, hb, 0, why, sizeof why) == CLRT_OK) {
+        bench_dev_run r = {q, d.a, d.b, d.c, c->op};
+        double t0 = bench_now();
+        if (bench_run_dev(&r) == CLRT_OK)
+            t = bench_now() - t0;
+        bench_bufs_free(&d);
+    }
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    return t;
+}
+
+static void note_status(bench_result *x, int st)
+{
+    x->failed = 1;
+    snprintf(x->note, sizeof x->note, "%s: %.130s", clrt_status_name(st), clrt_error_message());
+}
+
+static bench_budget budget_of(const bench_opts *o)
+{
+    bench_budget b = {o->warmup, o->min_reps, o->max_reps, o->min_time, o->max_time};
+    return b;
+}
+
+static void read_check(bench_result *x, clrt_queue *q, clrt_buffer *buf, const bench_case *c, const void *ha,
+                       const void *hb, void *out)
+{
+    if (!x->present || x->failed)
+        return;
+    size_t count = (c->op == BENCH_MATMUL ? c->m : 1) * c->n;
+    int st = clrt_buffer_read(q, buf, out, count);
+    if (st != CLRT_OK) {
+        note_status(x, st);
+        return;
+    }
+    if (c->op == BENCH_MATMUL) {
+        x->wrong = bench_check_matmul(c->dbl, ha, hb, out, c->m, c->n, c->k, &x->checked);
+    } else {
+        x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
+        x->checked = c->n;
+    }
+    if (x->wrong)
+        snprintf(x->note, sizeof x->note, "%zu of %zu checked elements wrong", x->wrong, x->checked);
+}
+
+/* The nearest multiple of 64 (a whole number of any power-of-two tile up to 64). */
+static size_t round64(size_t v)
+{
+    if (v <= 1)
+        return v;
+    size_t r = (v + 32) / 64 * 64;
+    return r ? r : 64;
+}
+
+/* One (device, op, dtype, shape): every implementation, interleaved. A
+ * matmul whose sizes are not multiples of 64 is also timed side by side
+ * with its round neighbour (1000 and 1031 with 1024; K = 1 stays 1). */
+void bench_run_case(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int op, int dbl,
+                    bench_shape shape)
+{
+    bench_case *c = bench_report_add(report);
+    if (!c)
+        return;
+    c->device = dev_index;
+    c->op = op;
+    c->dbl = dbl;
+    if (op == BENCH_MATMUL) {
+        c->m = shape.m;
+        c->n = shape.n;
+        c->k = shape.k;
+    } else {
+        c->m = 1;
+        c->n = shape.n;
+        c->k = 0;
+    }
+    char label[96];
+    if (op == BENCH_MATMUL)
+        snprintf(label, sizeof label, "device %zu matmul %s %zux%zux%zu", s->info.index, bench_dtype_name(dbl), c->m,
+                 c->n, c->k);
+    else
+        snprintf(label, sizeof label, "device %zu add %s %zu", s->info.index, bench_dtype_name(dbl), c->n);
+    bench_progress("%s", label);
+
+    size_t es = dbl ? 8 : 4;
+    size_t na = op == BENCH_MATMUL ? c->m * c->k : c->n;
+    size_t nb = op == BENCH_MATMUL ? c->k * c->n : c->n;
+    size_t nc = op == BENCH_MATMUL ? c->m * c->n : c->n;
+    void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * es), *hout = malloc(nc * es);
+    if (!ha || !hb || !hc || !hout) {
+        c->r[IMPL_CLRT].present = c->r[IMPL_CLRT].failed = 1;
+        snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "out of host memory");
+        goto done;
+    }
+    bench_fill(ha, dbl, na, 1);
+    bench_fill(hb, dbl, nb, 2);
+
+    if (opts->first) {
+        bench_progress("%s: first call on a fresh context", label);
+        c->first_s = first_call(s, c, ha, hb);
+    }
+
+    int bop = op;
+    bench_resolve(s->ctx, s->q, bop, dbl, 0);
+    c->tuned = bench_params_of(s->ctx, bop, dbl, c->params, sizeof c->params);
+    int with_default = c->tuned && opts->compare_default && bench_session_default(s) == CLRT_OK &&
+                       bench_resolve(s->ctx_def, s->q_def, bop, dbl, 1) == CLRT_OK;
+    if (with_default)
+        bench_params_of(s->ctx_def, bop, dbl, c->params_default, sizeof c->params_default);
+    int with_clb = op == BENCH_MATMUL && opts->clblast && bench_have_clblast();
+    int with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
+    int host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
+
+    bench_bufs d = {0}, dd = {0}, dn = {0};
+    char why[256];
+    bench_case nbc = *c;
+    void *na_host = NULL, *nb_host = NULL;
+    int with_nb = 0;
+    if (op == BENCH_MATMUL) {
+        nbc.m = round64(c->m);
+        nbc.n = round64(c->n);
+        nbc.k = c->k == 1 ? 1 : round64(c->k);
+        with_nb = nbc.m != c->m || nbc.n != c->n || nbc.k != c->k;
+    }
+    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb, why, sizeof why);
+    c->r[IMPL_CLRT].present = 1;
+    if (st != CLRT_OK) {
+        c->r[IMPL_CLRT].failed = 1;
+        snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "%.150s", why);
+        goto done;
+    }
+    if (with_default && bench_bufs_make(&dd, s->ctx_def, s->q_def, c, ha, hb, 0, why, sizeof why) != CLRT_OK)
+        with_default = 0;
+    if (with_nb) {
+        na_host = malloc(nbc.m * nbc.k * es);
+        nb_host = malloc(nbc.k * nbc.n * es);
+        with_nb = na_host && nb_host;
+        if (with_nb) {
+            bench_fill(na_host, dbl, nbc.m * nbc.k, 3);
+            bench_fill(nb_host, dbl, nbc.k * nbc.n, 4);
+            with_nb = bench_bufs_make(&dn, s->ctx, s->q, &nbc, na_host, nb_host, 0, why, sizeof why) == CLRT_OK;
+        }
+    }
+
+    bench_dev_run rc = {s->q, d.a, d.b, d.c, op}, rd = {s->q_def, dd.a, dd.b, dd.c, op}, rn = {s->q, dn.a, dn.b, dn.c, op};
+    host_run rh = {op, dbl, c->m, c->n, c->k, ha, hb, hc};
+    clb_run rb = {s->q, d.a, d.b, d.c2, "", 0};
+    bench_impl impls[IMPL_KINDS + 1];
+    int kinds[IMPL_KINDS + 1], n = 0;
+    double rounds[IMPL_KINDS + 1][1000];
+    impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rc, .rounds = rounds[n]};
+    kinds[n++] = IMPL_CLRT;
+    if (with_default) {
+        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rd, .rounds = rounds[n]};
+        kinds[n++] = IMPL_CLRT_DEFAULT;
+    }
+    if (with_host) {
+        impls[n] = (bench_impl){.run = run_host, .arg = &rh, .rounds = rounds[n]};
+        if (op == BENCH_MATMUL) { /* OpenBLAS leaves its threads spinning */
+            impls[n].spins = 1;
+            impls[n].prime = wake_host;
+        }
+        kinds[n++] = host_kind;
+    }
+    if (with_clb) {
+        impls[n] = (bench_impl){.run = run_clb, .arg = &rb, .rounds = rounds[n]};
+        kinds[n++] = IMPL_CLBLAST;
+    }
+    int nb_at = -1;
+    if (with_nb) {
+        nb_at = n;
+        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rn, .rounds = rounds[n]};
+        kinds[n++] = -1;
+    }
+    bench_budget budget = budget_of(opts);
+    bench_progress("%s: timing", label);
+    bench_measure(impls, (size_t)n, &budget);
+
+    double work = bench_case_work(c);
+    if (nb_at >= 0 && !impls[nb_at].failed && !impls[0].failed && impls[nb_at].stats.median > 0) {
+        /* rate at this size over the rate at the round one, round by round */
+        double wn = bench_case_work(&nbc);
+        c->nb_m = nbc.m;
+        c->nb_n = nbc.n;
+        c->nb_k = nbc.k;
+        c->nb_rate = wn / impls[nb_at].stats.median * 1e-9;
+        c->nb_ratio = bench_paired_ratio(&impls[nb_at], &impls[0]) * work / wn;
+    }
+    for (int i = 0; i < n; i++) {
+        if (kinds[i] < 0)
+            continue;
+        bench_result *x = &c->r[kinds[i]];
+        x->present = 1;
+        x->st = impls[i].stats;
+        x->failed = impls[i].failed;
+        if (!x->failed && x->st.median > 0)
+            x->rate = work / x->st.median * 1e-9;
+        /* clrt's speed over each reference, round by round */
+        if (i > 0)
+            c->ratio[kinds[i]] = bench_paired_ratio(&impls[i], &impls[0]);
+    }
+    if (c->r[IMPL_CLRT].failed)
+        note_status(&c->r[IMPL_CLRT], bench_run_dev(&rc));
+    if (with_default && c->r[IMPL_CLRT_DEFAULT].failed)
+        note_status(&c->r[IMPL_CLRT_DEFAULT], bench_run_dev(&rd));
+    if (with_clb && c->r[IMPL_CLBLAST].failed)
+        snprintf(c->r[IMPL_CLBLAST].note, sizeof c->r[IMPL_CLBLAST].note, "%s", rb.why);
+    if (with_host && c->r[host_kind].failed)
+        snprintf(c->r[host_kind].note, sizeof c->r[host_kind].note, "the host reference failed");
+
+    /* results after the timing: every output is checked */
+    bench_progress("%s: checking", label);
+    read_check(&c->r[IMPL_CLRT], s->q, d.c, c, ha, hb, hout);
+    if (with_default)
+        read_check(&c->r[IMPL_CLRT_DEFAULT], s->q_def, dd.c, c, ha, hb, hout);
+    if (with_clb)
+        read_check(&c->r[IMPL_CLBLAST], s->q, d.c2, c, ha, hb, hout);
+    if (with_host && !c->r[host_kind].failed) {
+        bench_result *x = &c->r[host_kind];
+        if (op == BENCH_MATMUL) {
+            x->wrong = bench_check_matmul(dbl, ha, hb, hc, c->m, c->n, c->k, &x->checked);
+        } else {
+            x->wrong = bench_check_add(dbl, ha, hb, hc, c->n);
+            x->checked = c->n;
+        }
+    }
+    bench_bufs_free(&d);
+    bench_bufs_free(&dd);
+    bench_bufs_free(&dn);
+    free(na_host);
+    free(nb_host);
+done:
+    free(ha);
+    free(hb);
+    free(hc);
+    free(hout);
+    bench_progress_step();
+}

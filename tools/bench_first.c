@@ -1,0 +1,235 @@
+/* clrt-bench: a new process's first matmul (see bench_first.h). */
+#include "bench_first.h"
+
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_progress.h"
+#include "bench_ref.h"
+#include "bench_time.h"
+
+extern char **environ;
+
+int bench_first_child(const bench_opts *o, double t_main)
+{
+    size_t n = o->child_n, es = o->child_dbl ? 8 : 4;
+    clrt_dtype dt = o->child_dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    void *ha = malloc(n * n * es), *hb = malloc(n * n * es), *hc = malloc(n * n * es);
+    if (!ha || !hb || !hc)
+        return 1;
+    double t_fill0 = bench_now();
+    bench_fill(ha, o->child_dbl, n * n, 1);
+    bench_fill(hb, o->child_dbl, n * n, 2);
+    double t_ctx0 = bench_now();
+    clrt_context *ctx = NULL;
+    clrt_queue *q = NULL;
+    clrt_buffer *a = NULL, *b = NULL, *c = NULL;
+    int st = clrt_context_create(&ctx, o->child_device);
+    double t_ctx = bench_now();
+    if (st == CLRT_OK)
+        st = clrt_queue_create(&q, ctx);
+    if (st == CLRT_OK)
+        st = clrt_buffer_create(&a, ctx, dt, n, n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_create(&b, ctx, dt, n, n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_create(&c, ctx, dt, n, n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(q, a, ha, n * n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(q, b, hb, n * n);
+    double t_buf = bench_now();
+    if (st == CLRT_OK)
+        st = clrt_matmul(q, c, a, b);
+    double t_call = bench_now();
+    if (st == CLRT_OK)
+        st = clrt_queue_finish(q);
+    double t_done = bench_now();
+    size_t wrong = 1, checked = 0;
+    if (st == CLRT_OK && clrt_buffer_read(q, c, hc, n * n) == CLRT_OK)
+        wrong = bench_check_matmul(o->child_dbl, ha, hb, hc, n, n, n, &checked);
+    if (st != CLRT_OK)
+        printf("ERROR %s: %s\n", clrt_status_name(st), clrt_error_message());
+    else
+        printf("FIRST %.9f %.9f %.9f %.9f %.9f %.9f %.9f %d\n", t_main, t_fill0, t_ctx0, t_ctx, t_buf, t_call, t_done,
+               wrong == 0);
+    fflush(stdout);
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(b);
+    clrt_buffer_destroy(c);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    free(ha);
+    free(hb);
+    free(hc);
+    return st == CLRT_OK ? 0 : 1;
+}
+
+/* Run the child; 0 and the times on success. cold: 1 every build cache
+ * off, 2 clrt's own program cache forced on. */
+static int spawn_first_call(const bench_session *s, int dbl, size_t n, int cold, double times[8], int *ok,
+                            char *why, size_t cap)
+{
+    char nbuf[32];
+    snprintf(nbuf, sizeof nbuf, "%zu", n);
+    char *argv[] = {"clrt-bench", "--child-first-call", (char *)s->selector, dbl ? "f64" : "f32", nbuf, NULL};
+    /* the environment, with the caches switched off for a cold run */
+    size_t ne = 0;
+    while (environ[ne])
+        ne++;
+    char **envp = calloc(ne + 3, sizeof *envp);
+    if (!envp)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++) {
+        if (cold == 1 && strncmp(environ[i], "POCL_KERNEL_CACHE=", 18) == 0)
+            continue;
+        if (cold && strncmp(environ[i], "CLRT_CACHE=", 11) == 0)
+            continue;
+        envp[k++] = environ[i];
+    }
+    if (cold == 1) {
+        envp[k++] = "CLRT_CACHE=0";
+        envp[k++] = "POCL_KERNEL_CACHE=0";
+    } else if (cold == 2) {
+        envp[k++] = "CLRT_CACHE=1";
+    }
+    envp[k] = NULL;
+
+    int fds[2];
+    if (pipe(fds) != 0) {
+        free(envp);
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
+    pid_t pid;
+    double t_spawn = bench_now();
+    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    free(envp);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        snprintf(why, cap, "cannot start a child clrt-bench");
+        return -1;
+    }
+    char out[4096];
+    size_t used = 0;
+    for (;;) {
+        ssize_t got = read(fds[0], out + used, sizeof out - 1 - used);
+        if (got <= 0)
+            break;
+        used += (size_t)got;
+        if (used >= sizeof out - 1)
+            break;
+    }
+    out[used] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double t[7];
+    const char *line = strstr(out, "FIRST ");
+    if (!line || sscanf(line, "FIRST %lf %lf %lf %lf %lf %lf %lf %d", &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6],
+                        ok) != 8) {
+        const char *err = strstr(out, "ERROR ");
+        snprintf(why, cap, "the child failed%s%.150s", err ? ": " : "", err ? err + 6 : "");
+        char *nl = strchr(why, '\n');
+        if (nl)
+            *nl = '\0';
+        return -1;
+    }
+    times[0] = t_spawn;
+    for (int i = 0; i < 7; i++)
+        times[i + 1] = t[i];
+    return 0;
+}
+
+/* The steady time of the n x n matmul in this run, or a short measurement. */
+static double work_of(const bench_report *report, bench_session *s, size_t dev_index, int dbl, size_t n)
+{
+    for (size_t i = 0; i < report->ncases; i++) {
+        const bench_case *c = &report->cases[i];
+        if (c->device == dev_index && c->op == BENCH_MATMUL && c->dbl == dbl && c->m == n && c->n == n && c->k == n &&
+            c->r[IMPL_CLRT].present && !c->r[IMPL_CLRT].failed && c->r[IMPL_CLRT].st.reps > 0)
+            return c->r[IMPL_CLRT].st.median;
+    }
+    bench_case tmp = {0};
+    tmp.op = BENCH_MATMUL;
+    tmp.dbl = dbl;
+    tmp.m = tmp.n = tmp.k = n;
+    size_t es = dbl ? 8 : 4;
+    void *ha = calloc(n * n, es), *hb = calloc(n * n, es);
+    double t = -1;
+    bench_bufs d;
+    char why[256];
+    if (ha && hb && bench_bufs_make(&d, s->ctx, s->q, &tmp, ha, hb, 0, why, sizeof why) == CLRT_OK) {
+        bench_dev_run r = {s->q, d.a, d.b, d.c, BENCH_MATMUL};
+        bench_impl impl = {.run = bench_run_dev, .arg = &r};
+        bench_budget b = {1, 3, 5, 0.2, 5};
+        if (bench_measure(&impl, 1, &b) == 0)
+            t = impl.stats.median;
+        bench_bufs_free(&d);
+    }
+    free(ha);
+    free(hb);
+    return t;
+}
+
+void bench_first_measure(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int dbl)
+{
+    bench_first *p = &report->devices[dev_index].first[dbl];
+    memset(p, 0, sizeof *p);
+    p->dbl = dbl;
+    p->n = opts->first_size;
+    p->cold_total = -1;
+    p->forced_total = -1;
+    bench_progress("device %zu: first matmul %s in a new process", s->info.index, bench_dtype_name(dbl));
+    double t[8];
+    int ok = 0;
+    char why[200];
+    /* once to be sure every cache is warm, then the measurement */
+    if (spawn_first_call(s, dbl, p->n, 0, t, &ok, why, sizeof why) != 0 ||
+        spawn_first_call(s, dbl, p->n, 0, t, &ok, why, sizeof why) != 0) {
+        snprintf(p->note, sizeof p->note, "%s", why);
+        return;
+    }
+    /* t: spawn, main, fill0, ctx0, ctx, buf, call, done */
+    double fill = t[3] - t[2];
+    p->spawn_to_main = t[1] - t[0];
+    p->context = t[4] - t[3];
+    p->buffers = t[5] - t[4];
+    p->call = t[6] - t[5];
+    p->finish = t[7] - t[6];
+    p->total = (t[7] - t[1]) - fill; /* from main(): this binary's own start (OpenBLAS, CLBlast) is not clrt's */
+    p->work = work_of(report, s, dev_index, dbl, p->n);
+    p->overhead = p->total - (p->work > 0 ? p->work : 0);
+    p->ok = ok;
+    p->measured = 1;
+    if (opts->cold) {
+        bench_progress("device %zu: first matmul %s in a new process, caches off", s->info.index,
+                       bench_dtype_name(dbl));
+        if (spawn_first_call(s, dbl, p->n, 1, t, &ok, why, sizeof why) == 0) {
+            p->cold_total = (t[7] - t[1]) - (t[3] - t[2]);
+            p->cold_overhead = p->cold_total - (p->work > 0 ? p->work : 0);
+        }
+    }
+    if (opts->forced_cache) {
+        bench_progress("device %zu: first matmul %s in a new process, clrt's cache on", s->info.index,
+                       bench_dtype_name(dbl));
+        /* once to fill clrt's cache, then the measurement */
+        if (spawn_first_call(s, dbl, p->n, 2, t, &ok, why, sizeof why) == 0 &&
+            spawn_first_call(s, dbl, p->n, 2, t, &ok, why, sizeof why) == 0) {
+            p->forced_total = (t[7] - t[1]) - (t[3] - t[2]);
+            p->forced_call = t[6] - t[5];
+            p->forced_overhead = p->forced_total - (p->work > 0 ? p->work : 0);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/* clrt-bench: per-operation overhead (see bench_overhead.h). */
+#include "bench_overhead.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <clrt/clrt_cl.h>
+
+#include "internal.h"
+#include "params.h"
+
+#include "bench_progress.h"
+#include "bench_time.h"
+
+void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_session *s)
+{
+    memset(o, 0, sizeof *o);
+    o->n = opts->overhead_n;
+    o->ops = opts->overhead_ops;
+    bench_progress("device %zu: tiny-add overhead", s->info.index);
+    clrt_buffer *a = NULL, *b = NULL, *c = NULL;
+    float *h = calloc(o->n, sizeof *h);
+    int st = h ? clrt_buffer_create(&a, s->ctx, CLRT_FLOAT32, 1, o->n) : CLRT_ENOMEM;
+    if (st == CLRT_OK)
+        st = clrt_buffer_create(&b, s->ctx, CLRT_FLOAT32, 1, o->n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_create(&c, s->ctx, CLRT_FLOAT32, 1, o->n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(s->q, a, h, o->n);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(s->q, b, h, o->n);
+    if (st == CLRT_OK)
+        st = clrt_add(s->q, c, a, b);
+    if (st == CLRT_OK)
+        st = clrt_queue_finish(s->q);
+    if (st != CLRT_OK) {
+        snprintf(o->note, sizeof o->note, "%s: %.120s", clrt_status_name(st), clrt_error_message());
+        goto done;
+    }
+    /* The very same compiled kernel, as a second cl_kernel of clrt's program,
+     * so that the raw calls leave the argument state of clrt's own alone. */
+    clrt_op_kernel *k = &s->ctx->ops[CLRT_OP_ADD][0];
+    cl_program program = NULL;
+    cl_int e = clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL);
+    cl_kernel kernel = e == CL_SUCCESS ? clCreateKernel(program, "add", &e) : NULL;
+    if (!kernel) {
+        snprintf(o->note, sizeof o->note, "cannot make a raw kernel (%d)", (int)e);
+        goto done;
+    }
+    cl_command_queue cq = clrt_queue_cl(s->q);
+    cl_mem ma = clrt_buffer_cl(a), mb = clrt_buffer_cl(b), mc = clrt_buffer_cl(c);
+    cl_ulong n = o->n;
+    size_t global[1], local[1];
+    clrt_add_geometry(&k->params.add, o->n, global, local);
+
+    /* Blocks of ops operations, clrt and raw in turn, many rounds: the
+     * per-round ratios cancel the machine's drift; their median is reported. */
+    enum { MAX_ROUNDS = 31 };
+    int rounds = opts->quick ? 7 : MAX_ROUNDS;
+    double tc[MAX_ROUNDS], tr[MAX_ROUNDS], ta[MAX_ROUNDS], ratio[MAX_ROUNDS];
+    int failed = 0;
+    e = clSetKernelArg(kernel, 0, sizeof n, &n);
+    e |= clSetKernelArg(kernel, 1, sizeof ma, &ma);
+    e |= clSetKernelArg(kernel, 2, sizeof mb, &mb);
+    e |= clSetKernelArg(kernel, 3, sizeof mc, &mc);
+    for (int round = 0; round < rounds && !failed && e == CL_SUCCESS; round++) {
+        double t0 = bench_now();
+        for (int i = 0; i < o->ops && !failed; i++)
+            failed = clrt_add(s->q, c, a, b) != CLRT_OK;
+        failed |= clrt_queue_finish(s->q) != CLRT_OK;
+        tc[round] = (bench_now() - t0) / o->ops;
+
+        /* raw, arguments set once */
+        t0 = bench_now();
+        for (int i = 0; i < o->ops && e == CL_SUCCESS; i++)
+            e = clEnqueueNDRangeKernel(cq, kernel, 1, NULL, global, local, 0, NULL, NULL);
+        e |= clFinish(cq);
+        tr[round] = (bench_now() - t0) / o->ops;
+
+        /* raw, arguments set for every operation */
+        t0 = bench_now();
+        for (int i = 0; i < o->ops && e == CL_SUCCESS; i++) {
+            e = clSetKernelArg(kernel, 0, sizeof n, &n);
+            e |= clSetKernelArg(kernel, 1, sizeof ma, &ma);
+            e |= clSetKernelArg(kernel, 2, sizeof mb, &mb);
+            e |= clSetKernelArg(kernel, 3, sizeof mc, &mc);
+            e |= clEnqueueNDRangeKernel(cq, kernel, 1, NULL, global, local, 0, NULL, NULL);
+        }
+        e |= clFinish(cq);
+        ta[round] = (bench_now() - t0) / o->ops;
+        ratio[round] = tr[round] > 0 ? tc[round] / tr[round] : 0;
+    }
+    clReleaseKernel(kernel);
+    if (e != CL_SUCCESS) {
+        snprintf(o->note, sizeof o->note, "a raw OpenCL call failed (%d)", (int)e);
+    } else if (failed) {
+        snprintf(o->note, sizeof o->note, "clrt_add failed: %.120s", clrt_error_message());
+    } else {
+        bench_stats sc, sr, sa, sq;
+        bench_stats_of(tc, rounds, &sc);
+        bench_stats_of(tr, rounds, &sr);
+        bench_stats_of(ta, rounds, &sa);
+        bench_stats_of(ratio, rounds, &sq);
+        o->clrt_op = sc.median;
+        o->raw_op = sr.median;
+        o->raw_args_op = sa.median;
+        o->ratio = sq.median;
+        o->rounds = rounds;
+        o->measured = 1;
+    }
+done:
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(b);
+    clrt_buffer_destroy(c);
+    free(h);
+}

@@ -1,0 +1,14 @@
+/* clrt-bench: the per-operation overhead of a tiny clrt_add, pipelined,
+ * against a raw OpenCL enqueue of the very same cl_kernel (arguments set
+ * once, and set for every operation). */
+#ifndef CLRT_BENCH_OVERHEAD_H
+#define CLRT_BENCH_OVERHEAD_H
+
+#include "bench_opts.h"
+#include "bench_out.h"
+#include "bench_session.h"
+
+/* Fills *o; a failure is noted in o->note. */
+void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_session *s);
+
+#endif
