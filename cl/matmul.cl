@@ -219,6 +219,20 @@ void matmul(const uint M, const uint N, const uint K,
 #define A_SLOTS ((BM * KV + WGS - 1) / WGS)
 #define B_SLOTS ((TK * NB + WGS - 1) / WGS)
 
+/* The VW elements at p, row `col` .. col+VW-1 of a row of ncols, as one vector;
+ * elements past the row's end, or of a row past the matrix (!row_ok), read as
+ * zero. aligned: the row stride is a multiple of VW, so a vector load is legal. */
+inline REALV load_edge(const __global REAL *p, int row_ok, size_t col, size_t ncols, int aligned)
+{
+    if (row_ok && col + VW <= ncols)
+        return aligned ? *(const __global REALV *)p : VLOAD(p);
+    REALV v;
+#pragma unroll
+    for (int q = 0; q < VW; ++q)
+        LANE(v, q) = (row_ok && col + q < ncols) ? p[q] : (REAL)(0);
+    return v;
+}
+
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul(const uint M, const uint N, const uint K,
             __global const REAL *A, __global const REAL *B, __global REAL *C,
@@ -251,16 +265,7 @@ void matmul(const uint M, const uint N, const uint K,
                 const uint er = e / KV;
                 const size_t gr = gr0 + er;
                 const size_t gk = k0 + (e - er * KV) * VW;
-                const __global REAL *p = A + gr * K + gk;
-                REALV v;
-                if (gr < M && gk + VW <= K) {
-                    v = avec ? *(const __global REALV *)p : VLOAD(p);
-                } else {
-#pragma unroll
-                    for (int q = 0; q < VW; ++q)
-                        LANE(v, q) = (gr < M && gk + q < K) ? p[q] : (REAL)(0);
-                }
-                As[e] = v;
+                As[e] = load_edge(A + gr * K + gk, gr < M, gk, K, avec);
             }
         }
 #pragma unroll
@@ -270,16 +275,7 @@ void matmul(const uint M, const uint N, const uint K,
                 const uint ek = e / NB;
                 const size_t gk = k0 + ek;
                 const size_t gc = gc0 + (e - ek * NB) * VW;
-                const __global REAL *p = B + gk * N + gc;
-                REALV v;
-                if (gk < K && gc + VW <= N) {
-                    v = bvec ? *(const __global REALV *)p : VLOAD(p);
-                } else {
-#pragma unroll
-                    for (int q = 0; q < VW; ++q)
-                        LANE(v, q) = (gk < K && gc + q < N) ? p[q] : (REAL)(0);
-                }
-                Bs[e] = v;
+                Bs[e] = load_edge(B + gk * N + gc, gk < K, gc, N, bvec);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -145,6 +145,24 @@ static void rig_close(rig *r)
     clrt_context_destroy(r->ctx);
 }
 
+/* add (op 0) or matmul (op 1) with kind's fault armed for the first call at
+ * its site: the status and the message it names. */
+static void rig_op_fails(rig *r, int op, const fault_kind *kind)
+{
+    clrt_debug_fault_arm(kind->site, 1, kind->code);
+    int status = op == 0 ? clrt_add(r->q, r->c, r->a, r->b) : clrt_matmul(r->q, r->c, r->a, r->m);
+    expect_status(status, kind);
+    expect_cl_message(kind);
+}
+
+/* Both ops run and finish again (add checked against the host). */
+static void rig_ops_ok(rig *r)
+{
+    rig_add_ok(r);
+    TU_OK(clrt_matmul(r->q, r->c, r->a, r->m));
+    TU_OK(clrt_queue_finish(r->q));
+}
+
 /* ---- discovery and context creation */
 
 static void context_creation_faults(void **state)
@@ -268,17 +286,12 @@ static void build_faults(void **state)
         for (int op = 0; op < 2; op++) {
             rig r;
             rig_open(&r);
-            clrt_debug_fault_arm(kinds[i].site, 1, kinds[i].code);
-            int status = op == 0 ? clrt_add(r.q, r.c, r.a, r.b) : clrt_matmul(r.q, r.c, r.a, r.m);
-            expect_status(status, &kinds[i]);
-            expect_cl_message(&kinds[i]);
+            rig_op_fails(&r, op, &kinds[i]);
             assert_int_equal(clrt_debug_live(CLRT_LIVE_KERNEL), 0);
             if (kinds[i].site != CLRT_FAULT_CREATE_KERNEL) /* a failed build keeps no program */
                 assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), 0);
             /* a failed build is not a device failure: the next call builds again */
-            rig_add_ok(&r);
-            TU_OK(clrt_matmul(r.q, r.c, r.a, r.m));
-            TU_OK(clrt_queue_finish(r.q));
+            rig_ops_ok(&r);
             rig_close(&r);
         }
     }
@@ -303,17 +316,12 @@ static void launch_faults(void **state)
         for (int op = 0; op < 2; op++) {
             rig r;
             rig_open(&r);
-            clrt_debug_fault_arm(kinds[i].site, 1, kinds[i].code);
-            int status = op == 0 ? clrt_add(r.q, r.c, r.a, r.b) : clrt_matmul(r.q, r.c, r.a, r.m);
-            expect_status(status, &kinds[i]);
-            expect_cl_message(&kinds[i]);
+            rig_op_fails(&r, op, &kinds[i]);
             if (kinds[i].late) {
                 TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_add(r.q, r.c, r.a, r.b));
             } else {
                 /* the kernel's launch lock was released: the same kernel runs again */
-                rig_add_ok(&r);
-                TU_OK(clrt_matmul(r.q, r.c, r.a, r.m));
-                TU_OK(clrt_queue_finish(r.q));
+                rig_ops_ok(&r);
             }
             rig_close(&r);
         }
