@@ -183,7 +183,9 @@ int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, co
     int status = (code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_HOST_MEMORY)
                      ? CLRT_ENOMEM
                      : CLRT_EDEVICE;
-    clrt__fail_cl(status, func, code, clcall, ctx, "the device failed while running work");
+    clrt__fail_cl(status, func, code, clcall, ctx,
+                  status == CLRT_ENOMEM ? "the device ran out of memory for queued work; this context is now failed"
+                                        : "the device failed while running work; this context is now failed");
     /* The first failure is the one kept. Not under ctx->lock: that lock is
      * held across kernel builds, which may take seconds. Readers look at
      * failure[] only after seeing failed set, which is stored after it. */

@@ -385,6 +385,7 @@ static void late_faults_fail_the_context(void **state)
             status = clrt_buffer_write(r.q, r.a, r.ha, 6);
         expect_status(status, &kinds[i]);
         expect_cl_message(&kinds[i]);
+        assert_non_null(strstr(clrt_error_message(), "this context is now failed"));
         expect_context_failed(&r, &kinds[i]);
         rig_close(&r); /* a failed context is still destroyed cleanly */
         assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
