@@ -55,7 +55,7 @@ double bench_wait_quiet(double max_s);
 typedef struct bench_quiet {
     int waits;      /* calls */
     int timeouts;   /* ... that gave up after max_s */
-    int blind;      /* ... that could not read /proc/self/task and slept max_s */
+    int blind;      /* ... that could not read /proc/self/task and slept 0.3 s */
     double total, max; /* seconds waited */
 } bench_quiet;
 const bench_quiet *bench_quiet_stats(void);
