@@ -222,7 +222,7 @@ void matmul(const uint M, const uint N, const uint K,
 /* The VW elements at p, row `col` .. col+VW-1 of a row of ncols, as one vector;
  * elements past the row's end, or of a row past the matrix (!row_ok), read as
  * zero. aligned: the row stride is a multiple of VW, so a vector load is legal. */
-inline REALV load_edge(const __global REAL *p, int row_ok, size_t col, size_t ncols, int aligned)
+REALV load_edge(const __global REAL *p, int row_ok, size_t col, size_t ncols, int aligned)
 {
     if (row_ok && col + VW <= ncols)
         return aligned ? *(const __global REALV *)p : VLOAD(p);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifdef CLRT_BENCH_OPENBLAS
 #include <cblas.h>
@@ -42,9 +43,9 @@ int bench_openblas_core_older(void)
     const char *core = bench_openblas_core();
     int has512 = 0, has2 = 0;
     for (size_t i = 0; i < sizeof avx512 / sizeof *avx512; i++)
-        has512 |= strcmp(core, avx512[i]) == 0;
+        has512 |= strcasecmp(core, avx512[i]) == 0; /* "SKYLAKEX" in single-target builds */
     for (size_t i = 0; i < sizeof avx2 / sizeof *avx2; i++)
-        has2 |= strcmp(core, avx2[i]) == 0;
+        has2 |= strcasecmp(core, avx2[i]) == 0;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f"))
         return !has512;

@@ -38,13 +38,14 @@ static double others_cpu(void)
     if (!dir)
         return -1;
     double sum = 0;
-    int read_any = 0;
+    int others = 0, read_any = 0;
     struct dirent *e;
     while ((e = readdir(dir)) != NULL) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
             continue;
         char path[300];
         snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+        others = 1;
         FILE *f = fopen(path, "r");
         unsigned long long ns = 0;
         if (!f)
@@ -56,7 +57,8 @@ static double others_cpu(void)
         fclose(f);
     }
     closedir(dir);
-    return read_any ? sum : -1;
+    /* no other thread: nothing can spin; others, none readable: blind */
+    return read_any ? sum : others ? -1 : 0;
 }
 
 static bench_quiet quiet;
@@ -137,14 +139,22 @@ static void round_order(const bench_impl *impls, size_t n, int round, size_t *or
             order[k++] = i;
 }
 
-/* One timed run of x, in *t. Nothing runs while the threads that the last
- * spinning implementation left behind are still busy (*spinning); a spinning
- * one is primed, untimed, right before its run. */
-static int run_once(bench_impl *x, int *spinning, double *t)
+/* Below this a run after a quiet wait is repeated, untimed, first: the
+ * device's threads have gone to sleep meanwhile, and waking them would be
+ * charged to a short run alone (the others run right after one another). */
+#define REWARM_BELOW_S 0.05
+
+/* One timed run of x, in *t; last: its previous timed run (< 0: none). Nothing
+ * runs while the threads that the last spinning implementation left behind
+ * are still busy (*spinning); a spinning one is primed, untimed, right before
+ * its run. */
+static int run_once(bench_impl *x, int *spinning, double last, double *t)
 {
     if (*spinning) {
         bench_wait_quiet(QUIET_MAX_S);
         *spinning = 0;
+        if (!x->spins && last >= 0 && last < REWARM_BELOW_S && x->run(x->arg) != 0)
+            return -1;
     }
     if (x->prime && x->prime(x->arg) != 0)
         return -1;
@@ -183,7 +193,7 @@ int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
     for (int w = 0; w < budget->warmup; w++)
         for (size_t k = 0; k < n; k++) {
             size_t i = order[k];
-            if (!impls[i].failed && run_once(&impls[i], &spinning, &t) != 0)
+            if (!impls[i].failed && run_once(&impls[i], &spinning, -1, &t) != 0)
                 impls[i].failed = 1;
         }
 
@@ -222,7 +232,7 @@ int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
             size_t i = order[k];
             if (impls[i].failed || capped[i])
                 continue;
-            if (run_once(&impls[i], &spinning, &t) != 0) {
+            if (run_once(&impls[i], &spinning, reps[i] ? last[i] : -1, &t) != 0) {
                 impls[i].failed = 1;
                 continue;
             }
