@@ -48,10 +48,11 @@ static char *entry_header(const clrt_context *ctx, const char *source, const cha
     return h;
 }
 
-static int entry_path(const char *header, char *path, size_t cap)
+/* create: make the folder (to store; a lookup leaves the disk alone) */
+static int entry_path(const char *header, int create, char *path, size_t cap)
 {
     char dir[4096];
-    if (clrt__cache_dir("programs", 1, dir, sizeof dir) != 0)
+    if (clrt__cache_dir("programs", create, dir, sizeof dir) != 0)
         return -1;
     int n = snprintf(path, cap, "%s/%016" PRIx64 ".bin", dir, clrt__hash_str(CLRT_HASH_INIT, header));
     return (n > 0 && (size_t)n < cap) ? 0 : -1;
@@ -71,7 +72,7 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *o
     char *data = NULL;
     size_t len = 0;
     int hit = 0, rejected = 0;
-    if (!header || entry_path(header, path, sizeof path) != 0 ||
+    if (!header || entry_path(header, 0, path, sizeof path) != 0 ||
         clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
         goto done; /* no entry: a plain miss */
 
@@ -135,7 +136,7 @@ void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char 
     char *file = NULL;
     char path[4200];
     if (!header || !bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        entry_path(header, path, sizeof path) != 0)
+        entry_path(header, 1, path, sizeof path) != 0)
         goto done;
     char trailer[64];
     int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,

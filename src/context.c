@@ -48,10 +48,11 @@ static int open_device(clrt_context **out, const clrt_device_entry *dev)
     if (err != CL_SUCCESS || !ctx->cl) {
         ctx->info = dev->info; /* for the message */
         int status = clrt__status_from_cl(err);
-        clrt__fail_cl(status == CLRT_EOPENCL ? CLRT_EDEVICE : status, func, err, "clCreateContext",
-                      ctx, "cannot open the device");
+        if (status == CLRT_EOPENCL) /* any other refusal: the device cannot be used */
+            status = CLRT_EDEVICE;
+        clrt__fail_cl(status, func, err, "clCreateContext", ctx, "cannot open the device");
         free(ctx);
-        return status == CLRT_EOPENCL ? CLRT_EDEVICE : status;
+        return status;
     }
     ctx->tag = CLRT_TAG_CONTEXT;
     atomic_init(&ctx->refs, 1);
@@ -168,10 +169,9 @@ void clrt_context_destroy(clrt_context *ctx)
 int clrt_context_device(const clrt_context *ctx, clrt_device_info *out)
 {
     static const char func[] = "clrt_context_device";
-    if (!ctx)
-        return clrt__fail(CLRT_EINVAL, func, "context is NULL");
-    if (ctx->tag != CLRT_TAG_CONTEXT || atomic_load(&ctx->destroyed))
-        return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt context", (const void *)ctx);
+    int status = clrt__check_context(ctx, func);
+    if (status != CLRT_OK)
+        return status;
     if (!out)
         return clrt__fail(CLRT_EINVAL, func, "out is NULL");
     *out = ctx->info;

@@ -163,6 +163,7 @@ int clrt__check_context(const clrt_context *ctx, const char *func);
 int clrt__check_queue(const clrt_queue *q, const char *func);
 int clrt__check_usable(const clrt_context *ctx, const char *func);
 int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what);
+int clrt__check_program(const clrt_program *p, const char *func);
 /* Element size of a dtype, 0 when unknown. */
 size_t clrt__dtype_size(int dtype);
 /* rows*cols*elem into *bytes; 0 on success, -1 on a zero dimension or overflow. */

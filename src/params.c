@@ -15,26 +15,27 @@
  * cl/matmul.cl), see clrt_matmul_pack_panels for when.
  */
 #include "params.h"
+#include "selector.h"
 
 #include <clrt/clrt.h>
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 /* case-insensitive substring test */
 static int has_text(const char *hay, const char *needle)
 {
-    size_t n = strlen(needle);
-    for (; *hay; ++hay) {
-        size_t i = 0;
-        while (i < n && hay[i] &&
-               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            ++i;
-        if (i == n)
-            return 1;
-    }
-    return 0;
+    return clrt__icontains(hay, needle, strlen(needle));
+}
+
+/* The widest of 16, 8, 4, 2 that the preferred width pv reaches, not below
+ * floor; 4 when the driver reports no preference (0 or 1). */
+static unsigned pick_vw(unsigned pv, unsigned floor)
+{
+    if (pv < 2)
+        return 4;
+    unsigned vw = pv >= 16 ? 16 : pv >= 8 ? 8 : pv >= 4 ? 4 : 2;
+    return vw < floor ? floor : vw;
 }
 
 enum { V_GENERIC, V_NVIDIA, V_AMD, V_INTEL };
@@ -101,7 +102,7 @@ void clrt_matmul_params_default(const clrt_device_facts *dev, size_t elem_size,
          * Three accumulator vectors per row: with 32 vector registers (AVX-512) 8 rows
          * = 24 accumulators; with 16 registers (AVX2, SSE) 4 rows = 12. */
         unsigned pv = dbl ? dev->pref_vec_double : dev->pref_vec_float;
-        unsigned vw = pv >= 16 ? 16 : pv >= 8 ? 8 : pv >= 4 ? 4 : pv >= 2 ? 2 : 4;
+        unsigned vw = pick_vw(pv, 2);
         unsigned regs32 = (dbl ? vw * 8 : vw * 4) >= 64; /* 512-bit vectors: AVX-512 */
         set_mm(out, 0, regs32 ? 8 : 4, 3 * vw, 256, 1, 16, vw);
         /* B packed into panels for large products, walked in deeper k blocks (cl/matmul.cl;
@@ -146,7 +147,7 @@ void clrt_add_params_default(const clrt_device_facts *dev, size_t elem_size, clr
         /* CPU: one full-width vector per work-item, large groups so the runtime's
          * per-group cost is spread over 64 KiB of each operand */
         unsigned pv = dbl ? dev->pref_vec_double : dev->pref_vec_float;
-        out->vw = pv >= 16 ? 16 : pv >= 8 ? 8 : 4;
+        out->vw = pick_vw(pv, 4);
         out->items = 1;
         out->wg = 1024;
     } else {

@@ -55,8 +55,6 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
         err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         int status = clrt__status_from_cl(err);
-        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS)
-            status = CLRT_EBUILD;
         clrt__fail_cl(status, func, err, "clBuildProgram", ctx, "kernel build failed with options \"%s\"",
                       options);
         append_build_log(program, ctx->device);

@@ -84,8 +84,7 @@ void clrt__selector_parse(const char *text, clrt_selector *out)
     }
 }
 
-/* Case-insensitive (ASCII) search for needle[0..nlen) in hay. */
-static int icontains(const char *hay, const char *needle, size_t nlen)
+int clrt__icontains(const char *hay, const char *needle, size_t nlen)
 {
     size_t hlen = strlen(hay);
     if (nlen > hlen)
@@ -105,7 +104,7 @@ int clrt__device_is_emulator(const clrt_device_info *info)
     static const char *const emulators[] = {"oclgrind", "llvmpipe", "softpipe"};
     for (size_t i = 0; i < sizeof emulators / sizeof emulators[0]; i++) {
         size_t n = strlen(emulators[i]);
-        if (icontains(info->name, emulators[i], n) || icontains(info->platform, emulators[i], n))
+        if (clrt__icontains(info->name, emulators[i], n) || clrt__icontains(info->platform, emulators[i], n))
             return 1;
     }
     return 0;
@@ -136,10 +135,10 @@ static int matches(const clrt_selector *sel, const clrt_device_entry *d)
     case CLRT_SEL_TYPE:
         return d->info.type == sel->type;
     case CLRT_SEL_TEXT:
-        return icontains(d->info.platform, sel->text, sel->text_len) ||
-               icontains(d->platform_vendor, sel->text, sel->text_len) ||
-               icontains(d->info.vendor, sel->text, sel->text_len) ||
-               icontains(d->info.name, sel->text, sel->text_len);
+        return clrt__icontains(d->info.platform, sel->text, sel->text_len) ||
+               clrt__icontains(d->platform_vendor, sel->text, sel->text_len) ||
+               clrt__icontains(d->info.vendor, sel->text, sel->text_len) ||
+               clrt__icontains(d->info.name, sel->text, sel->text_len);
     case CLRT_SEL_MALFORMED:
         return 0;
     }

@@ -40,4 +40,8 @@ unsigned long long clrt__device_rank(const clrt_device_entry *dev);
 /* The position in devs of the best device matching sel, or -1. */
 long clrt__selector_pick(const clrt_selector *sel, const clrt_device_entry *devs, size_t n);
 
+/* Case-insensitive (ASCII) search for needle[0..nlen) in hay: the selector's
+ * text match, and params.c's vendor test. */
+int clrt__icontains(const char *hay, const char *needle, size_t nlen);
+
 #endif

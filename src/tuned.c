@@ -41,7 +41,8 @@ void clrt_debug_tuned_stats(unsigned long *used, unsigned long *ignored, unsigne
         *fallbacks = atomic_load(&stat_fallbacks);
 }
 
-int clrt__tuned_enabled(void)
+/* 0 when $CLRT_TUNED says off (0, off, no, false). */
+static int tuned_enabled(void)
 {
     const char *v = getenv("CLRT_TUNED");
     if (!v)
@@ -474,7 +475,7 @@ static int first_time(const char *a, const char *b)
 int clrt__tuned_load(const clrt_device_info *info, const clrt_device_facts *facts, clrt_tuned_set *out)
 {
     memset(out, 0, sizeof *out);
-    if (!clrt__tuned_enabled())
+    if (!tuned_enabled())
         return 0;
     char path[4300];
     if (clrt__tuned_path(info, 0, path, sizeof path) != 0)

@@ -35,9 +35,6 @@ typedef struct clrt_tuned_set {
 
 enum { CLRT_TUNED_MAX_FILE = 64 * 1024 };
 
-/* 0 when $CLRT_TUNED says off (0, off, no, false). */
-int clrt__tuned_enabled(void);
-
 /* The file for this device (see above). create = 1 makes the folder.
  * 0, or -1 when no path can be made. */
 int clrt__tuned_path(const clrt_device_info *info, int create, char *out, size_t cap);

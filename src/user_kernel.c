@@ -25,18 +25,6 @@ struct clrt_kernel_arg {
 
 static const char arg_info_option[] = "-cl-kernel-arg-info";
 
-static int check_program(const clrt_program *p, const char *func)
-{
-    if (!p)
-        return clrt__fail(CLRT_EINVAL, func, "program is NULL");
-    if (p->tag != CLRT_TAG_PROGRAM)
-        return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt program (destroyed, or not a program)",
-                          (const void *)p);
-    if (atomic_load(&p->destroyed))
-        return clrt__fail(CLRT_EINVAL, func, "the program was destroyed");
-    return CLRT_OK;
-}
-
 static int check_kernel(const clrt_kernel *k, const char *func)
 {
     if (!k)
@@ -330,7 +318,7 @@ int clrt_kernel_create(clrt_kernel **out, clrt_program *program, const char *nam
     if (!out)
         return clrt__fail(CLRT_EINVAL, func, "out is NULL");
     *out = NULL;
-    int status = check_program(program, func);
+    int status = clrt__check_program(program, func);
     if (status != CLRT_OK)
         return status;
     if (!name || name[0] == '\0')
@@ -673,24 +661,27 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
 
     clrt_mutex_lock(&k->lock);
     /* Arguments never set: the driver would launch garbage or crash. */
-    char unset[256] = "";
     unsigned missing = 0;
     uint64_t local_bytes = k->static_local;
     for (unsigned i = 0; i < k->nargs; i++) {
-        const struct clrt_kernel_arg *a = &k->args[i];
-        if (a->kind == ARG_LOCAL)
-            local_bytes += a->local_bytes;
-        if (a->kind != ARG_UNSET)
-            continue;
-        size_t len = strlen(unset);
-        if (missing++ < 8) {
-            char label[128];
-            snprintf(unset + len, sizeof unset - len, "%s%s", len ? ", " : "", arg_label(k, i, label, sizeof label));
-        } else if (missing == 9) {
-            snprintf(unset + len, sizeof unset - len, ", ...");
-        }
+        missing += k->args[i].kind == ARG_UNSET;
+        if (k->args[i].kind == ARG_LOCAL)
+            local_bytes += k->args[i].local_bytes;
     }
-    if (missing) {
+    if (missing) { /* the list, only for the message */
+        char unset[256] = "";
+        for (unsigned i = 0, listed = 0; i < k->nargs; i++) {
+            if (k->args[i].kind != ARG_UNSET)
+                continue;
+            size_t len = strlen(unset);
+            if (listed++ < 8) {
+                char label[128];
+                snprintf(unset + len, sizeof unset - len, "%s%s", len ? ", " : "",
+                         arg_label(k, i, label, sizeof label));
+            } else if (listed == 9) {
+                snprintf(unset + len, sizeof unset - len, ", ...");
+            }
+        }
         clrt_mutex_unlock(&k->lock);
         return clrt__fail(CLRT_EINVAL, func, "kernel '%s' has %u argument(s) not set: %s", k->name, missing,
                           unset);

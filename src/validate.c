@@ -68,3 +68,15 @@ int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what)
                           (const void *)b);
     return CLRT_OK;
 }
+
+int clrt__check_program(const clrt_program *p, const char *func)
+{
+    if (!p)
+        return clrt__fail(CLRT_EINVAL, func, "program is NULL");
+    if (p->tag != CLRT_TAG_PROGRAM)
+        return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt program (destroyed, or not a program)",
+                          (const void *)p);
+    if (atomic_load(&p->destroyed))
+        return clrt__fail(CLRT_EINVAL, func, "the program was destroyed");
+    return CLRT_OK;
+}
