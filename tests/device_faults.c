@@ -103,7 +103,7 @@ typedef struct rig {
     clrt_context *ctx;
     clrt_queue *q, *q2;
     clrt_buffer *a, *b, *c, *m;
-    float ha[6], hb[6], hc[6];
+    float ha[6], hb[6], hc[6], hm[9];
 } rig;
 
 static void rig_open(rig *r)
@@ -122,6 +122,10 @@ static void rig_open(rig *r)
     }
     TU_OK(clrt_buffer_write(r->q, r->a, r->ha, 6));
     TU_OK(clrt_buffer_write(r->q, r->b, r->hb, 6));
+    /* m is the 3x3 identity, so that a m == a exactly and matmul can be checked */
+    for (int i = 0; i < 9; i++)
+        r->hm[i] = i % 4 == 0 ? 1.0f : 0.0f;
+    TU_OK(clrt_buffer_write(r->q, r->m, r->hm, 9));
 }
 
 /* c = a + b, read back and checked: the rig still works. */
@@ -155,12 +159,18 @@ static void rig_op_fails(rig *r, int op, const fault_kind *kind)
     expect_cl_message(kind);
 }
 
-/* Both ops run and finish again (add checked against the host). */
+/* Both ops run and finish again, each checked against the host: c = a + b,
+ * then c = a I = a (overwriting the sum, so a matmul that did nothing shows). */
 static void rig_ops_ok(rig *r)
 {
     rig_add_ok(r);
     TU_OK(clrt_matmul(r->q, r->c, r->a, r->m));
     TU_OK(clrt_queue_finish(r->q));
+    memset(r->hc, 0, sizeof r->hc);
+    TU_OK(clrt_buffer_read(r->q, r->c, r->hc, 6));
+    for (int i = 0; i < 6; i++)
+        if (r->hc[i] != r->ha[i])
+            fail_msg("matmul by the identity: c[%d] = %g, expected %g", i, (double)r->hc[i], (double)r->ha[i]);
 }
 
 /* ---- discovery and context creation */

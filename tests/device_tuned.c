@@ -19,7 +19,6 @@ static char dir[] = "/tmp/clrt-device-tuned-XXXXXX";
 static char file[256];
 static clrt_device_info info;
 static clrt_device_facts facts;
-static char selector[32];
 
 static int group_setup(void **state)
 {
@@ -37,7 +36,6 @@ static int group_setup(void **state)
     }
     info = ctx->info;
     facts = ctx->facts;
-    snprintf(selector, sizeof selector, "%zu", info.index);
     clrt_context_destroy(ctx);
     return 0;
 }
@@ -114,13 +112,11 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_ma
                         clrt_add_params *ad)
 {
     const size_t M = 67, N = 45, K = 33, es = tu_dtype_size(dtype);
-    clrt_context *ctx;
+    clrt_context *ctx = tu_context_on(&info);
     clrt_queue *q;
-    TU_OK(clrt_context_create(&ctx, selector));
     TU_OK(clrt_queue_create(&q, ctx));
     void *a = malloc(M * K * es), *b = malloc(K * N * es), *c = malloc(M * N * es);
-    double *ref = malloc(M * N * sizeof *ref), *absref = malloc(M * N * sizeof *absref);
-    assert_true(a && b && c && ref && absref);
+    assert_true(a && b && c);
     tu_fill(a, dtype, M * K, 1);
     tu_fill(b, dtype, K * N, 2);
     clrt_buffer *da, *db, *dc;
@@ -131,8 +127,7 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_ma
     TU_OK(clrt_buffer_write(q, db, b, K * N));
     TU_OK(clrt_matmul(q, dc, da, db));
     TU_OK(clrt_buffer_read(q, dc, c, M * N));
-    tu_matmul_ref(a, b, dtype, M, N, K, ref, absref);
-    assert_int_equal(tu_matmul_errors(c, dtype, ref, absref, M, N, K), 0);
+    tu_assert_matmul(c, a, b, dtype, M, N, K);
     clrt_buffer_destroy(da);
     clrt_buffer_destroy(db);
     clrt_buffer_destroy(dc);
@@ -169,8 +164,6 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_ma
     free(a);
     free(b);
     free(c);
-    free(ref);
-    free(absref);
 }
 
 static void valid_file_is_used(void **state)

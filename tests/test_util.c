@@ -90,6 +90,43 @@ size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, cons
     return bad;
 }
 
+size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                       size_t K)
+{
+    double *ref = malloc(M * N * sizeof *ref), *absref = malloc(M * N * sizeof *absref);
+    size_t bad = SIZE_MAX;
+    if (ref && absref) {
+        tu_matmul_ref(a, b, dtype, M, N, K, ref, absref);
+        bad = tu_matmul_errors(c, dtype, ref, absref, M, N, K);
+    }
+    free(ref);
+    free(absref);
+    return bad;
+}
+
+void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                      size_t K)
+{
+    size_t bad = tu_matmul_check(c, a, b, dtype, M, N, K);
+    if (bad == SIZE_MAX)
+        fail_msg("matmul M=%zu N=%zu K=%zu: no host memory for the reference", M, N, K);
+    if (bad)
+        fail_msg("matmul M=%zu N=%zu K=%zu %s: %zu of %zu wrong", M, N, K, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+                 bad, M * N);
+}
+
+clrt_context *tu_context_on(const clrt_device_info *dev)
+{
+    char sel[32];
+    snprintf(sel, sizeof sel, "%zu", dev->index);
+    clrt_context *ctx = NULL;
+    TU_OK(clrt_context_create(&ctx, sel));
+    clrt_device_info got;
+    TU_OK(clrt_context_device(ctx, &got));
+    assert_int_equal(got.index, dev->index); /* the selector picked that very device */
+    return ctx;
+}
+
 static const unsigned char canary_byte = 0xA5;
 
 clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,
@@ -158,7 +195,11 @@ int tu_fixture_setup(void **state)
     tu_fixture *f = calloc(1, sizeof *f);
     if (!f || clrt_context_create(&f->ctx, NULL) != CLRT_OK || clrt_queue_create(&f->q, f->ctx) != CLRT_OK ||
         clrt_context_device(f->ctx, &f->dev) != CLRT_OK) {
-        fprintf(stderr, "setup: %s\n", clrt_error_message());
+        fprintf(stderr, "setup: %s\n", f ? clrt_error_message() : "out of host memory");
+        if (f) { /* what was made before the failure goes (destroy(NULL) is a no-op) */
+            clrt_queue_destroy(f->q);
+            clrt_context_destroy(f->ctx);
+        }
         free(f);
         return -1;
     }

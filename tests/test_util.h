@@ -35,6 +35,23 @@ void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, siz
 size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
                         size_t M, size_t N, size_t K);
 
+/* Check c = a b (a M x K, b K x N, c M x N, all of dtype, row-major) against
+ * the host reference in double, with tu_matmul_errors' bound. The shared
+ * "matmul against the host" step of every suite that multiplies.
+ * tu_matmul_check asserts nothing, for worker threads (cmocka's asserts are
+ * not thread-safe): it returns the number of wrong elements, or SIZE_MAX when
+ * the reference cannot be allocated. tu_assert_matmul fails the test, naming
+ * the shape, unless every element is right (main thread only). */
+size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                       size_t K);
+void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                      size_t K);
+
+/* A new context on dev's device (selector "N", its clrt_device_list index),
+ * failing the test when it cannot be made: for tests that need a second
+ * context on the device under test. */
+clrt_context *tu_context_on(const clrt_device_info *dev);
+
 /* A device buffer of rows x cols with `canary` extra elements after it that no
  * kernel may touch: the buffer's memory is allocated larger than its shape. */
 clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,

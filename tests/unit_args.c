@@ -57,10 +57,8 @@ static void null_arguments(void **state)
 {
     (void)state;
     clrt_context *ctx = (clrt_context *)0x1;
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_create(NULL, NULL));
-    expect_message_mentions("clrt_context_create");
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_device_list(NULL, 0, NULL));
-    expect_message_mentions("clrt_device_list");
+    TU_REFUSED(CLRT_EINVAL, "clrt_context_create", clrt_context_create(NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "clrt_device_list", clrt_device_list(NULL, 0, NULL));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_device(NULL, NULL));
     clrt_device_info info;
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_context_device(NULL, &info));
@@ -78,10 +76,8 @@ static void null_arguments(void **state)
     float host[4];
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_write(NULL, NULL, host, 4));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_read(NULL, NULL, host, 4));
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_add(NULL, NULL, NULL, NULL));
-    expect_message_mentions("clrt_add");
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_matmul(NULL, NULL, NULL, NULL));
-    expect_message_mentions("clrt_matmul");
+    TU_REFUSED(CLRT_EINVAL, "clrt_add", clrt_add(NULL, NULL, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "clrt_matmul", clrt_matmul(NULL, NULL, NULL, NULL));
     (void)ctx;
 }
 
@@ -110,10 +106,8 @@ static void foreign_handles(void **state)
     clrt_context *c = (clrt_context *)&junk;
     clrt_buffer *out = NULL;
     float host[4];
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_queue_finish(q));
-    expect_message_mentions("not a live clrt queue");
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&out, c, CLRT_FLOAT32, 2, 2));
-    expect_message_mentions("not a live clrt context");
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt queue", clrt_queue_finish(q));
+    TU_REFUSED(CLRT_EINVAL, "not a live clrt context", clrt_buffer_create(&out, c, CLRT_FLOAT32, 2, 2));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_write(q, b, host, 4));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_add(q, b, b, b));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_matmul(q, b, b, b));
@@ -195,14 +189,12 @@ static void unknown_dtype_before_device(void **state)
     fake.info.max_alloc = 1 << 20;
     clrt_buffer *b = NULL;
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
-    TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)3, 2, 2));
-    expect_message_mentions("dtype");
+    TU_REFUSED(CLRT_EINVAL, "dtype", clrt_buffer_create(&b, &fake, (clrt_dtype)3, 2, 2));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 0));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, SIZE_MAX, 2));
     TU_REFUSED(CLRT_EUNSUPPORTED, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT64, 2, 2));
-    TU_REFUSED(CLRT_ENOMEM, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 1024, 1024));
-    expect_message_mentions("largest buffer");
+    TU_REFUSED(CLRT_ENOMEM, "largest buffer", clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 1024, 1024));
     assert_null(b);
 }
 
@@ -269,6 +261,13 @@ static void operand_checks_without_device(void **state)
     clrt_buffer tall = w.f32_2x3, wide = w.f32_3x4, out = w.f32_2x4;
     tall.rows = out.rows = (size_t)UINT32_MAX + 1;
     TU_REFUSED(CLRT_EUNSUPPORTED, "above 4294967295", clrt_matmul(&w.q, &out, &tall, &wide));
+    /* N (b's and c's columns) and K (a's columns, b's rows) too: each is indexed in 32 bits */
+    clrt_buffer a_n = w.f32_2x3, b_n = w.f32_3x4, c_n = w.f32_2x4;
+    b_n.cols = c_n.cols = (size_t)UINT32_MAX + 1;
+    TU_REFUSED(CLRT_EUNSUPPORTED, "above 4294967295", clrt_matmul(&w.q, &c_n, &a_n, &b_n));
+    clrt_buffer a_k = w.f32_2x3, b_k = w.f32_3x4, c_k = w.f32_2x4;
+    a_k.cols = b_k.rows = (size_t)UINT32_MAX + 1;
+    TU_REFUSED(CLRT_EUNSUPPORTED, "above 4294967295", clrt_matmul(&w.q, &c_k, &a_k, &b_k));
     /* other contexts */
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_add(&w.oq, &w.f32_2x3, &w.f32_2x3, &w.f32_2x3b));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(&w.oq, &w.f32_2x4, &w.f32_2x3, &w.f32_3x4));
