@@ -49,31 +49,44 @@ static int run_clb(void *arg)
  * first run, as a user's first clrt_matmul / clrt_add + finish. */
 static double first_call(const bench_session *s, const bench_case *c, const void *ha, const void *hb)
 {
-    clrt_context *ctx = NULL;
-    clrt_queue *q = NULL;
+    clrt_context *ctx;
+    clrt_queue *q;
     bench_bufs d;
     char why[256];
     double t = -1;
-    if (clrt_context_create(&ctx, s->selector) != CLRT_OK || clrt_queue_create(&q, ctx) != CLRT_OK) {
-        clrt_context_destroy(ctx);
+    if (bench_open(s->selector, &ctx, &q, NULL, 0) != CLRT_OK)
         return -1;
-    }
     if (bench_bufs_make(&d, ctx, q, c, ha, hb, 0, why, sizeof why) == CLRT_OK) {
-        bench_dev_run r = {q, d.a, d.b, d.c, c->op};
+        bench_dev_run r = {.q = q, .a = d.a, .b = d.b, .c = d.c, .op = c->op};
         double t0 = bench_now();
         if (bench_run_dev(&r) == CLRT_OK)
             t = bench_now() - t0;
         bench_bufs_free(&d);
     }
-    clrt_queue_destroy(q);
-    clrt_context_destroy(ctx);
+    bench_close(&ctx, &q);
     return t;
 }
 
-static void note_status(bench_result *x, int st)
+/* clrt with the device defaults, to time side by side with the tuned
+ * parameters: the session's second context, its kernel built with them. */
+static int open_default(bench_session *s, int op, int dbl)
+{
+    if (bench_session_default(s) != CLRT_OK)
+        return 0;
+    tune_params def;
+    bench_params_default(s->ctx_def, op, dbl, &def);
+    return bench_resolve(s->ctx_def, s->q_def, op, dbl, &def) == CLRT_OK;
+}
+
+/* A clrt run that failed in the timing: the status and message it failed
+ * with (kept by bench_run_dev; running it again could fail otherwise). */
+static void note_dev_failure(bench_result *x, const bench_dev_run *r)
 {
     x->failed = 1;
-    snprintf(x->note, sizeof x->note, "%s: %.130s", clrt_status_name(st), clrt_error_message());
+    if (r->status != CLRT_OK)
+        snprintf(x->note, sizeof x->note, "%s", r->why);
+    else /* bench_measure had no memory for the samples: it never ran */
+        snprintf(x->note, sizeof x->note, "not timed: out of host memory");
 }
 
 static bench_budget budget_of(const bench_opts *o)
@@ -82,6 +95,20 @@ static bench_budget budget_of(const bench_opts *o)
     return b;
 }
 
+/* Check out, an implementation's result on the host, against the inputs. */
+static void check_result(bench_result *x, const bench_case *c, const void *ha, const void *hb, const void *out)
+{
+    if (c->op == BENCH_MATMUL) {
+        x->wrong = bench_check_matmul(c->dbl, ha, hb, out, c->m, c->n, c->k, BENCH_CHECK_ROWS, &x->checked);
+    } else {
+        x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
+        x->checked = c->n;
+    }
+    if (x->wrong)
+        snprintf(x->note, sizeof x->note, "%zu of %zu checked elements wrong", x->wrong, x->checked);
+}
+
+/* Read a device result into out (scratch) and check it. */
 static void read_check(bench_result *x, clrt_queue *q, clrt_buffer *buf, const bench_case *c, const void *ha,
                        const void *hb, void *out)
 {
@@ -90,17 +117,11 @@ static void read_check(bench_result *x, clrt_queue *q, clrt_buffer *buf, const b
     size_t count = (c->op == BENCH_MATMUL ? c->m : 1) * c->n;
     int st = clrt_buffer_read(q, buf, out, count);
     if (st != CLRT_OK) {
-        note_status(x, st);
+        x->failed = 1;
+        snprintf(x->note, sizeof x->note, "%s: %.130s", clrt_status_name(st), clrt_error_message());
         return;
     }
-    if (c->op == BENCH_MATMUL) {
-        x->wrong = bench_check_matmul(c->dbl, ha, hb, out, c->m, c->n, c->k, &x->checked);
-    } else {
-        x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
-        x->checked = c->n;
-    }
-    if (x->wrong)
-        snprintf(x->note, sizeof x->note, "%zu of %zu checked elements wrong", x->wrong, x->checked);
+    check_result(x, c, ha, hb, out);
 }
 
 /* The nearest multiple of 64 (a whole number of any power-of-two tile up to 64). */
@@ -159,13 +180,11 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         c->first_s = first_call(s, c, ha, hb);
     }
 
-    int bop = op;
-    bench_resolve(s->ctx, s->q, bop, dbl, 0);
-    c->tuned = bench_params_of(s->ctx, bop, dbl, c->params, sizeof c->params);
-    int with_default = c->tuned && opts->compare_default && bench_session_default(s) == CLRT_OK &&
-                       bench_resolve(s->ctx_def, s->q_def, bop, dbl, 1) == CLRT_OK;
+    bench_resolve(s->ctx, s->q, op, dbl, NULL);
+    c->tuned = bench_params_of(s->ctx, op, dbl, c->params, sizeof c->params);
+    int with_default = c->tuned && opts->compare_default && open_default(s, op, dbl);
     if (with_default)
-        bench_params_of(s->ctx_def, bop, dbl, c->params_default, sizeof c->params_default);
+        bench_params_of(s->ctx_def, op, dbl, c->params_default, sizeof c->params_default);
     int with_clb = op == BENCH_MATMUL && opts->clblast && bench_have_clblast();
     int with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
     int host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
@@ -201,12 +220,14 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         }
     }
 
-    bench_dev_run rc = {s->q, d.a, d.b, d.c, op}, rd = {s->q_def, dd.a, dd.b, dd.c, op}, rn = {s->q, dn.a, dn.b, dn.c, op};
+    bench_dev_run rc = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = op};
+    bench_dev_run rd = {.q = s->q_def, .a = dd.a, .b = dd.b, .c = dd.c, .op = op};
+    bench_dev_run rn = {.q = s->q, .a = dn.a, .b = dn.b, .c = dn.c, .op = op};
     host_run rh = {op, dbl, c->m, c->n, c->k, ha, hb, hc};
     clb_run rb = {s->q, d.a, d.b, d.c2, "", 0};
     bench_impl impls[IMPL_KINDS + 1];
     int kinds[IMPL_KINDS + 1], n = 0;
-    double rounds[IMPL_KINDS + 1][1000];
+    double rounds[IMPL_KINDS + 1][BENCH_MAX_ROUNDS];
     impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rc, .rounds = rounds[n]};
     kinds[n++] = IMPL_CLRT;
     if (with_default) {
@@ -259,9 +280,9 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
             c->ratio[kinds[i]] = bench_paired_ratio(&impls[i], &impls[0]);
     }
     if (c->r[IMPL_CLRT].failed)
-        note_status(&c->r[IMPL_CLRT], bench_run_dev(&rc));
+        note_dev_failure(&c->r[IMPL_CLRT], &rc);
     if (with_default && c->r[IMPL_CLRT_DEFAULT].failed)
-        note_status(&c->r[IMPL_CLRT_DEFAULT], bench_run_dev(&rd));
+        note_dev_failure(&c->r[IMPL_CLRT_DEFAULT], &rd);
     if (with_clb && c->r[IMPL_CLBLAST].failed)
         snprintf(c->r[IMPL_CLBLAST].note, sizeof c->r[IMPL_CLBLAST].note, "%s", rb.why);
     if (with_host && c->r[host_kind].failed)
@@ -274,15 +295,8 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         read_check(&c->r[IMPL_CLRT_DEFAULT], s->q_def, dd.c, c, ha, hb, hout);
     if (with_clb)
         read_check(&c->r[IMPL_CLBLAST], s->q, d.c2, c, ha, hb, hout);
-    if (with_host && !c->r[host_kind].failed) {
-        bench_result *x = &c->r[host_kind];
-        if (op == BENCH_MATMUL) {
-            x->wrong = bench_check_matmul(dbl, ha, hb, hc, c->m, c->n, c->k, &x->checked);
-        } else {
-            x->wrong = bench_check_add(dbl, ha, hb, hc, c->n);
-            x->checked = c->n;
-        }
-    }
+    if (with_host && !c->r[host_kind].failed)
+        check_result(&c->r[host_kind], c, ha, hb, hc);
     bench_bufs_free(&d);
     bench_bufs_free(&dd);
     bench_bufs_free(&dn);

@@ -51,7 +51,7 @@ int bench_first_child(const bench_opts *o, double t_main)
     double t_done = bench_now();
     size_t wrong = 1, checked = 0;
     if (st == CLRT_OK && clrt_buffer_read(q, c, hc, n * n) == CLRT_OK)
-        wrong = bench_check_matmul(o->child_dbl, ha, hb, hc, n, n, n, &checked);
+        wrong = bench_check_matmul(o->child_dbl, ha, hb, hc, n, n, n, BENCH_CHECK_ROWS, &checked);
     if (st != CLRT_OK)
         printf("ERROR %s: %s\n", clrt_status_name(st), clrt_error_message());
     else
@@ -76,7 +76,8 @@ static int spawn_first_call(const bench_session *s, int dbl, size_t n, int cold,
 {
     char nbuf[32];
     snprintf(nbuf, sizeof nbuf, "%zu", n);
-    char *argv[] = {"clrt-bench", "--child-first-call", (char *)s->selector, dbl ? "f64" : "f32", nbuf, NULL};
+    char *argv[] = {"clrt-bench", "--child-first-call", (char *)s->selector, (char *)bench_dtype_name(dbl), nbuf,
+                    NULL};
     /* the environment, with the caches switched off for a cold run */
     size_t ne = 0;
     while (environ[ne])
@@ -158,7 +159,7 @@ static double work_of(const bench_report *report, bench_session *s, size_t dev_i
     for (size_t i = 0; i < report->ncases; i++) {
         const bench_case *c = &report->cases[i];
         if (c->device == dev_index && c->op == BENCH_MATMUL && c->dbl == dbl && c->m == n && c->n == n && c->k == n &&
-            c->r[IMPL_CLRT].present && !c->r[IMPL_CLRT].failed && c->r[IMPL_CLRT].st.reps > 0)
+            bench_result_usable(&c->r[IMPL_CLRT]))
             return c->r[IMPL_CLRT].st.median;
     }
     bench_case tmp = {0};
@@ -171,7 +172,7 @@ static double work_of(const bench_report *report, bench_session *s, size_t dev_i
     bench_bufs d;
     char why[256];
     if (ha && hb && bench_bufs_make(&d, s->ctx, s->q, &tmp, ha, hb, 0, why, sizeof why) == CLRT_OK) {
-        bench_dev_run r = {s->q, d.a, d.b, d.c, BENCH_MATMUL};
+        bench_dev_run r = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = BENCH_MATMUL};
         bench_impl impl = {.run = bench_run_dev, .arg = &r};
         bench_budget b = {1, 3, 5, 0.2, 5};
         if (bench_measure(&impl, 1, &b) == 0)
@@ -182,6 +183,14 @@ static double work_of(const bench_report *report, bench_session *s, size_t dev_i
     free(hb);
     return t;
 }
+
+/* A child's times t (spawn, main, fill0, ctx0, ctx, buf, call, done): from
+ * main() to the result, less the time it spent making inputs. From main():
+ * this binary's own start (OpenBLAS, CLBlast) is not clrt's. */
+static double total_of(const double t[8]) { return (t[7] - t[1]) - (t[3] - t[2]); }
+
+/* What a first call costs beyond the work itself (when that was measured). */
+static double overhead_of(double total, double work) { return total - (work > 0 ? work : 0); }
 
 void bench_first_measure(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int dbl)
 {
@@ -201,24 +210,22 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
         snprintf(p->note, sizeof p->note, "%s", why);
         return;
     }
-    /* t: spawn, main, fill0, ctx0, ctx, buf, call, done */
-    double fill = t[3] - t[2];
     p->spawn_to_main = t[1] - t[0];
     p->context = t[4] - t[3];
     p->buffers = t[5] - t[4];
     p->call = t[6] - t[5];
     p->finish = t[7] - t[6];
-    p->total = (t[7] - t[1]) - fill; /* from main(): this binary's own start (OpenBLAS, CLBlast) is not clrt's */
+    p->total = total_of(t);
     p->work = work_of(report, s, dev_index, dbl, p->n);
-    p->overhead = p->total - (p->work > 0 ? p->work : 0);
+    p->overhead = overhead_of(p->total, p->work);
     p->ok = ok;
     p->measured = 1;
     if (opts->cold) {
         bench_progress("device %zu: first matmul %s in a new process, caches off", s->info.index,
                        bench_dtype_name(dbl));
         if (spawn_first_call(s, dbl, p->n, 1, t, &ok, why, sizeof why) == 0) {
-            p->cold_total = (t[7] - t[1]) - (t[3] - t[2]);
-            p->cold_overhead = p->cold_total - (p->work > 0 ? p->work : 0);
+            p->cold_total = total_of(t);
+            p->cold_overhead = overhead_of(p->cold_total, p->work);
         }
     }
     if (opts->forced_cache) {
@@ -227,9 +234,9 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
         /* once to fill clrt's cache, then the measurement */
         if (spawn_first_call(s, dbl, p->n, 2, t, &ok, why, sizeof why) == 0 &&
             spawn_first_call(s, dbl, p->n, 2, t, &ok, why, sizeof why) == 0) {
-            p->forced_total = (t[7] - t[1]) - (t[3] - t[2]);
+            p->forced_total = total_of(t);
             p->forced_call = t[6] - t[5];
-            p->forced_overhead = p->forced_total - (p->work > 0 ? p->work : 0);
+            p->forced_overhead = overhead_of(p->forced_total, p->work);
         }
     }
 }

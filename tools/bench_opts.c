@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_time.h"
+
 void bench_usage(FILE *f)
 {
     fputs(
@@ -72,8 +74,9 @@ void bench_usage(FILE *f)
         "                    unless --tune-only\n"
         "  --tune-only       tune, report default vs tuned, and stop\n"
         "  --tune-size N     matmul size the candidates are timed at, with twice it, and\n"
-        "                    N+7 in the final comparison (default 1024; add: 1e7)\n"
-        "  --tune-passes N   rounds of the coordinate search (default 2)\n"
+        "                    N+7 in the final comparison (default 1024); matmul only:\n"
+        "                    add is always tuned at 1e7 elements (and 1e7+3)\n"
+        "  --tune-passes N   rounds of the coordinate search (default 2; --quick 1)\n"
         "  --tune-file PATH  write there instead of the standard place\n"
         "  --tune-dry-run    search and report, write nothing\n"
         "\n"
@@ -238,7 +241,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
 
     memset(o, 0, sizeof *o);
     int sizes_given = 0, add_given = 0, ops_given = 0, dtypes_given = 0;
-    int reps = -1, min_reps = -1, warmup = -1, cold = -1;
+    int reps = -1, min_reps = -1, warmup = -1, cold = -1, tune_passes = -1;
     double min_time = -1, max_time = -1;
     o->first = o->child = o->overhead = 1;
     o->openblas = o->clblast = o->host = 1;
@@ -248,7 +251,6 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
     o->progress = -1;
     o->format = BENCH_TABLE;
     o->tune_size = 1024;
-    o->tune_passes = 2;
     o->overhead_n = 1000;
 
     for (int i = 1; i < argc; i++) {
@@ -300,11 +302,11 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
             o->quick = 1;
         } else if (strcmp(a, "--reps") == 0) {
             TAKES_VALUE;
-            if (parse_int(v, 1, 1000, &reps) != 0)
+            if (parse_int(v, 1, BENCH_MAX_ROUNDS, &reps) != 0)
                 return bad(a, v);
         } else if (strcmp(a, "--min-reps") == 0) {
             TAKES_VALUE;
-            if (parse_int(v, 1, 1000, &min_reps) != 0)
+            if (parse_int(v, 1, BENCH_MAX_ROUNDS, &min_reps) != 0)
                 return bad(a, v);
         } else if (strcmp(a, "--warmup") == 0) {
             TAKES_VALUE;
@@ -369,7 +371,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
                 return bad(a, v);
         } else if (strcmp(a, "--tune-passes") == 0) {
             TAKES_VALUE;
-            if (parse_int(v, 1, 10, &o->tune_passes) != 0)
+            if (parse_int(v, 1, 10, &tune_passes) != 0)
                 return bad(a, v);
         } else if (strcmp(a, "--tune-file") == 0) {
             TAKES_VALUE;
@@ -415,6 +417,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
     o->min_time = min_time >= 0 ? min_time : (o->quick ? 0.2 : 1.0);
     o->max_time = max_time >= 0 ? max_time : 20.0;
     o->cold = cold >= 0 ? cold : !o->quick;
+    o->tune_passes = tune_passes > 0 ? tune_passes : (o->quick ? 1 : 2);
     o->overhead_ops = o->quick ? 200 : 500;
     return 0;
 }

@@ -39,15 +39,16 @@ double bench_case_work(const bench_case *c)
     return 3.0 * (double)c->n * (c->dbl ? 8.0 : 4.0);
 }
 
+const char *bench_op_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
 const char *bench_unit(int op) { return op == BENCH_MATMUL ? "GFLOP/s" : "GB/s"; }
 const char *bench_dtype_name(int dbl) { return dbl ? "f64" : "f32"; }
 
-static int usable(const bench_result *x) { return x->present && !x->failed && x->st.reps > 0; }
+int bench_result_usable(const bench_result *x) { return x->present && !x->failed && x->st.reps > 0; }
 
 double bench_ratio(const bench_case *c, int impl, int ref)
 {
     const bench_result *a = &c->r[impl], *b = &c->r[ref];
-    if (!usable(a) || !usable(b) || a->st.median <= 0)
+    if (!bench_result_usable(a) || !bench_result_usable(b) || a->st.median <= 0)
         return 0;
     if (impl == IMPL_CLRT && c->ratio[ref] > 0)
         return c->ratio[ref];
@@ -68,7 +69,7 @@ static void shape_text(const bench_case *c, char *buf, size_t cap)
 
 static void rate_text(const bench_result *x, char *buf, size_t cap)
 {
-    if (usable(x))
+    if (bench_result_usable(x))
         snprintf(buf, cap, "%.1f", x->rate);
     else if (x->present && x->failed)
         snprintf(buf, cap, "failed");
@@ -89,7 +90,7 @@ static const char *check_text(const bench_case *c)
     int any = 0;
     for (int i = 0; i < IMPL_KINDS; i++) {
         const bench_result *x = &c->r[i];
-        if (!usable(x) || x->checked == 0)
+        if (!bench_result_usable(x) || x->checked == 0)
             continue;
         any = 1;
         if (x->wrong)
@@ -114,7 +115,7 @@ static void print_case(FILE *f, const bench_case *c)
     char shape[64], t[64], rate[32], def[32], ref[32], rref[32], clb[32], rclb[32], first[32];
     const bench_result *x = &c->r[IMPL_CLRT];
     shape_text(c, shape, sizeof shape);
-    if (usable(x)) {
+    if (bench_result_usable(x)) {
         double ms = 1e3;
         int prec = x->st.median * ms < 1 ? 3 : x->st.median * ms < 100 ? 2 : 1;
         snprintf(t, sizeof t, "%.*f [%.*f-%.*f]", prec, x->st.median * ms, prec, x->st.min * ms, prec,
@@ -160,7 +161,7 @@ static void print_params(FILE *f, const bench_report *r, size_t d)
         if (c->device != d || printed[c->op][c->dbl] || !c->params[0])
             continue;
         printed[c->op][c->dbl] = 1;
-        fprintf(f, "  %-6s %s: %s parameters %s", c->op == BENCH_MATMUL ? "matmul" : "add", bench_dtype_name(c->dbl),
+        fprintf(f, "  %-6s %s: %s parameters %s", bench_op_name(c->op), bench_dtype_name(c->dbl),
                 c->tuned ? "tuned" : "default", c->params);
         if (c->tuned && c->params_default[0])
             fprintf(f, "  (default %s)", c->params_default);
@@ -215,7 +216,7 @@ static void print_tuned(FILE *f, const bench_report *r)
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "  device %zu %-6s %s: default %.1f %s, tuned %.1f (x%.2f side by side) after %zu candidates (%zu "
                    "rejected)\n",
-                r->devices[t->device].info.index, t->op == BENCH_MATMUL ? "matmul" : "add", bench_dtype_name(t->dbl),
+                r->devices[t->device].info.index, bench_op_name(t->op), bench_dtype_name(t->dbl),
                 t->default_rate, bench_unit(t->op), t->tuned_rate, t->speedup, t->tried, t->rejected);
         fprintf(f, "      default %s\n      tuned   %s\n", t->params_default, t->params_tuned);
         if (t->note[0])
@@ -230,9 +231,8 @@ static void print_refs(FILE *f, const bench_report *r)
     fprintf(f, "references:");
     int any = 0;
     if (r->have_openblas) {
-        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (core %s, %d threads%s%s%s)", r->openblas_core, r->openblas_threads,
-                r->openblas_coretype_env[0] ? ", forced by OPENBLAS_CORETYPE=" : "", r->openblas_coretype_env,
-                "");
+        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (core %s, %d threads%s%s)", r->openblas_core, r->openblas_threads,
+                r->openblas_coretype_env[0] ? ", forced by OPENBLAS_CORETYPE=" : "", r->openblas_coretype_env);
         any = 1;
     }
     if (r->have_clblast) {
@@ -307,7 +307,7 @@ void bench_print_table(FILE *f, const bench_report *r)
 
 /* ---- JSON */
 
-static void json_str(FILE *f, const char *s)
+void bench_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -333,38 +333,39 @@ static void json_num(FILE *f, double v, int have)
 
 static void json_result(FILE *f, const bench_result *x)
 {
+    int u = bench_result_usable(x);
     fprintf(f, "{\"failed\": %s, \"median_s\": ", x->failed ? "true" : "false");
-    json_num(f, x->st.median, usable(x));
+    json_num(f, x->st.median, u);
     fputs(", \"min_s\": ", f);
-    json_num(f, x->st.min, usable(x));
+    json_num(f, x->st.min, u);
     fputs(", \"max_s\": ", f);
-    json_num(f, x->st.max, usable(x));
+    json_num(f, x->st.max, u);
     fprintf(f, ", \"reps\": %d, \"rate\": ", x->st.reps);
-    json_num(f, x->rate, usable(x));
+    json_num(f, x->rate, u);
     fprintf(f, ", \"checked\": %zu, \"wrong\": %zu, \"note\": ", x->checked, x->wrong);
-    json_str(f, x->note);
+    bench_json_str(f, x->note);
     fputc('}', f);
 }
 
 void bench_print_json(FILE *f, const bench_report *r)
 {
     fputs("{\n  \"tool\": \"clrt-bench\",\n  \"clrt_version\": ", f);
-    json_str(f, r->clrt_version);
+    bench_json_str(f, r->clrt_version);
     fputs(",\n  \"command\": ", f);
-    json_str(f, r->command);
+    bench_json_str(f, r->command);
     fputs(",\n  \"date\": ", f);
-    json_str(f, r->date);
+    bench_json_str(f, r->date);
     fputs(",\n  \"host\": ", f);
-    json_str(f, r->host);
+    bench_json_str(f, r->host);
     fputs(",\n  \"references\": {\n    \"openblas\": ", f);
     if (r->have_openblas) {
         fputs("{\"core\": ", f);
-        json_str(f, r->openblas_core);
+        bench_json_str(f, r->openblas_core);
         fprintf(f, ", \"threads\": %d, \"coretype_env\": ", r->openblas_threads);
-        json_str(f, r->openblas_coretype_env);
+        bench_json_str(f, r->openblas_coretype_env);
         fprintf(f, ", \"core_older_than_cpu\": %s", r->openblas_core_older ? "true" : "false");
         fputs(", \"config\": ", f);
-        json_str(f, r->openblas_config);
+        bench_json_str(f, r->openblas_config);
         fputc('}', f);
     } else {
         fputs("null", f);
@@ -372,7 +373,7 @@ void bench_print_json(FILE *f, const bench_report *r)
     fputs(",\n    \"clblast\": ", f);
     if (r->have_clblast) {
         fputs("{\"version\": ", f);
-        json_str(f, r->clblast_version);
+        bench_json_str(f, r->clblast_version);
         fputc('}', f);
     } else {
         fputs("null", f);
@@ -387,14 +388,14 @@ void bench_print_json(FILE *f, const bench_report *r)
         const bench_device *dev = &r->devices[d];
         fprintf(f, "%s\n    {\"index\": %zu, \"selector\": \"%u:%u\", \"name\": ", d ? "," : "", dev->info.index,
                 dev->info.platform_index, dev->info.device_index);
-        json_str(f, dev->info.name);
+        bench_json_str(f, dev->info.name);
         fputs(", \"platform\": ", f);
-        json_str(f, dev->info.platform);
+        bench_json_str(f, dev->info.platform);
         fputs(", \"driver\": ", f);
-        json_str(f, dev->info.driver);
+        bench_json_str(f, dev->info.driver);
         fprintf(f, ", \"emulator\": %s, \"skipped\": %s, \"note\": ", dev->emulator ? "true" : "false",
                 dev->skipped ? "true" : "false");
-        json_str(f, dev->note);
+        bench_json_str(f, dev->note);
         fputs(",\n     \"first_call_new_process\": [", f);
         int n = 0;
         for (int dbl = 0; dbl < 2; dbl++) {
@@ -431,7 +432,7 @@ void bench_print_json(FILE *f, const bench_report *r)
         const bench_case *c = &r->cases[i];
         fprintf(f, "%s\n    {\"device\": %zu, \"op\": \"%s\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, "
                    "\"unit\": \"%s\", \"work\": %.0f, \"first_call_s\": ",
-                i ? "," : "", r->devices[c->device].info.index, c->op == BENCH_MATMUL ? "matmul" : "add",
+                i ? "," : "", r->devices[c->device].info.index, bench_op_name(c->op),
                 bench_dtype_name(c->dbl), c->m, c->n, c->k, bench_unit(c->op), bench_case_work(c));
         json_num(f, c->first_s, c->first_s >= 0);
         if (c->nb_ratio > 0)
@@ -439,9 +440,9 @@ void bench_print_json(FILE *f, const bench_report *r)
                        "\"ratio\": %.4f}",
                     c->nb_m, c->nb_n, c->nb_k, c->nb_rate, c->nb_ratio);
         fprintf(f, ", \"tuned\": %s, \"params\": ", c->tuned ? "true" : "false");
-        json_str(f, c->params);
+        bench_json_str(f, c->params);
         fputs(", \"params_default\": ", f);
-        json_str(f, c->params_default);
+        bench_json_str(f, c->params_default);
         fputs(",\n     \"ratio\": {", f);
         int n = 0;
         for (int ref = IMPL_CLRT_DEFAULT; ref < IMPL_KINDS; ref++) {
@@ -464,14 +465,14 @@ void bench_print_json(FILE *f, const bench_report *r)
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "%s\n    {\"device\": %zu, \"op\": \"%s\", \"dtype\": \"%s\", \"default_rate\": %.3f, "
                    "\"tuned_rate\": %.3f, \"speedup\": %.4f, \"tried\": %zu, \"rejected\": %zu, \"written\": %s, \"params_default\": ",
-                i ? "," : "", r->devices[t->device].info.index, t->op == BENCH_MATMUL ? "matmul" : "add",
+                i ? "," : "", r->devices[t->device].info.index, bench_op_name(t->op),
                 bench_dtype_name(t->dbl), t->default_rate, t->tuned_rate, t->speedup, t->tried, t->rejected,
                 t->written ? "true" : "false");
-        json_str(f, t->params_default);
+        bench_json_str(f, t->params_default);
         fputs(", \"params_tuned\": ", f);
-        json_str(f, t->params_tuned);
+        bench_json_str(f, t->params_tuned);
         fputs(", \"path\": ", f);
-        json_str(f, t->path);
+        bench_json_str(f, t->path);
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n  \"idle_waits\": {\"waits\": %d, \"timeouts\": %d, \"blind\": %d, \"total_s\": %.3f, "
@@ -507,9 +508,9 @@ void bench_print_csv(FILE *f, const bench_report *r)
                 continue;
             fprintf(f, "%zu,", r->devices[c->device].info.index);
             csv_str(f, r->devices[c->device].info.name);
-            fprintf(f, ",%s,%s,%zu,%zu,%zu,%s,", c->op == BENCH_MATMUL ? "matmul" : "add", bench_dtype_name(c->dbl),
+            fprintf(f, ",%s,%s,%zu,%zu,%zu,%s,", bench_op_name(c->op), bench_dtype_name(c->dbl),
                     c->m, c->n, c->k, bench_impl_name[k]);
-            if (usable(x))
+            if (bench_result_usable(x))
                 fprintf(f, "%.9g,%.9g,%.9g,%d,%.6g,", x->st.median, x->st.min, x->st.max, x->st.reps, x->rate);
             else
                 fputs(",,,0,,", f);

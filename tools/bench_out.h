@@ -132,13 +132,21 @@ void bench_report_free(bench_report *r);
 
 /* Work of a case: FLOP (matmul) or bytes moved (add). */
 double bench_case_work(const bench_case *c);
+const char *bench_op_name(int op);  /* "matmul" or "add" */
 const char *bench_unit(int op);     /* "GFLOP/s" or "GB/s" */
 const char *bench_dtype_name(int dbl); /* "f32" or "f64" */
+
+/* 1 when x ran, did not fail and has timed runs: its times and rate mean
+ * something (a result can be present, e.g. tried, without them). */
+int bench_result_usable(const bench_result *x);
 
 /* speed of impl over ref: for clrt the median of the per-round ratios (each
  * round ran both side by side), else the ratio of the medians; 0 when
  * either is missing */
 double bench_ratio(const bench_case *c, int impl, int ref);
+
+/* s as a JSON string, quoted and escaped (shared with bench_targets.c). */
+void bench_json_str(FILE *f, const char *s);
 
 void bench_print_table(FILE *f, const bench_report *r);
 void bench_print_json(FILE *f, const bench_report *r);

@@ -22,8 +22,7 @@ static int has_series(const bench_report *r, size_t d, int op, int dbl, int impl
 {
     for (size_t i = 0; i < r->ncases; i++) {
         const bench_case *c = &r->cases[i];
-        const bench_result *x = &c->r[impl];
-        if (c->device == d && in_panel(c, op, dbl) && x->present && !x->failed && x->st.reps > 0)
+        if (c->device == d && in_panel(c, op, dbl) && bench_result_usable(&c->r[impl]))
             return 1;
     }
     return 0;
@@ -75,11 +74,9 @@ int bench_plot(const bench_report *r, const char *png)
         return -1;
     }
     int cols = np > 1 ? 2 : 1, rows = (np + cols - 1) / cols;
-    char cmd[4200];
     char quoted[4096];
     plain(quoted, sizeof quoted, png);
-    snprintf(cmd, sizeof cmd, "gnuplot");
-    FILE *g = popen(cmd, "w");
+    FILE *g = popen("gnuplot", "w");
     if (!g) {
         fprintf(stderr, "clrt-bench: cannot start gnuplot\n");
         return -1;
@@ -120,7 +117,7 @@ int bench_plot(const bench_report *r, const char *png)
                 for (size_t i = 0; pts && i < r->ncases; i++) {
                     const bench_case *c = &r->cases[i];
                     const bench_result *x = &c->r[impl];
-                    if (c->device == d && in_panel(c, op, dbl) && x->present && !x->failed && x->st.reps > 0) {
+                    if (c->device == d && in_panel(c, op, dbl) && bench_result_usable(x)) {
                         pts[np_].n = c->n;
                         pts[np_++].rate = x->rate;
                     }

@@ -203,8 +203,6 @@ void bench_host_add_stop(void)
     pool.threads = 0;
 }
 
-int bench_host_add_threads(void) { return pool.threads; }
-
 void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c)
 {
     pool.dbl = dbl;
@@ -244,10 +242,10 @@ static double get(const void *p, int dbl, size_t i)
 }
 
 size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
-                          size_t K, size_t *checked)
+                          size_t K, size_t max_rows, size_t *checked)
 {
     const double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
-    size_t rows = M < 16 ? M : 16, wrong = 0, count = 0;
+    size_t rows = M < max_rows ? M : max_rows, wrong = 0, count = 0;
     for (size_t r = 0; r < rows; r++) {
         size_t i = rows == 1 ? 0 : r * (M - 1) / (rows - 1);
         for (size_t j = 0; j < N; j++) {

@@ -28,19 +28,21 @@ int bench_host_gemm_wake(int dbl);
 /* ---- host add loop on a pool of threads (the caller's thread + threads-1) */
 int bench_host_add_start(int threads); /* 0 or -1 */
 void bench_host_add_stop(void);
-int bench_host_add_threads(void);
 /* c = a + b over n elements, split evenly over the pool. */
 void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c);
 
 /* ---- inputs and checks */
 /* Reproducible values in [-1, 1). */
 void bench_fill(void *data, int dbl, size_t count, unsigned seed);
-/* Compare up to 16 rows of c spread over M (all N columns) with a product in
- * double, within the dot-product error bound 2 K eps |a||b| (+ a tiny
- * absolute term). Returns the number of wrong elements; *checked gets the
- * number compared. */
+/* Compare up to max_rows rows of c spread over M (all N columns; max_rows
+ * >= M: every row) with a product in double, within the dot-product error
+ * bound 2 K eps |a||b| (+ a tiny absolute term). Returns the number of wrong
+ * elements; *checked (when given) gets the number compared. The bench checks
+ * BENCH_CHECK_ROWS rows of each result (large cases would take longer to
+ * check than to time); the tuner checks every row of its small shapes. */
+enum { BENCH_CHECK_ROWS = 16 };
 size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
-                          size_t K, size_t *checked);
+                          size_t K, size_t max_rows, size_t *checked);
 /* c == a + b exactly (one IEEE rounding on both sides). Wrong elements. */
 size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n);
 

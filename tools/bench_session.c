@@ -10,66 +10,79 @@
 
 #include "bench_clblast.h"
 
+int bench_open(const char *selector, clrt_context **ctx, clrt_queue **q, char *why, size_t cap)
+{
+    *ctx = NULL;
+    *q = NULL;
+    int st = clrt_context_create(ctx, selector);
+    if (st == CLRT_OK)
+        st = clrt_queue_create(q, *ctx);
+    if (st != CLRT_OK) {
+        /* the message first: it is clrt's last, and the clean-up may make another */
+        if (why)
+            snprintf(why, cap, "%s: %s", clrt_status_name(st), clrt_error_message());
+        bench_close(ctx, q);
+    }
+    return st;
+}
+
+void bench_close(clrt_context **ctx, clrt_queue **q)
+{
+    clrt_queue_destroy(*q);
+    clrt_context_destroy(*ctx);
+    *q = NULL;
+    *ctx = NULL;
+}
+
 int bench_session_open(bench_session *s, const clrt_device_info *info)
 {
     memset(s, 0, sizeof *s);
     s->info = *info;
     snprintf(s->selector, sizeof s->selector, "%zu", info->index);
-    int st = clrt_context_create(&s->ctx, s->selector);
-    if (st == CLRT_OK)
-        st = clrt_queue_create(&s->q, s->ctx);
-    if (st != CLRT_OK) {
-        snprintf(s->error, sizeof s->error, "%s: %s", clrt_status_name(st), clrt_error_message());
-        bench_session_close(s);
-        return st;
-    }
-    return CLRT_OK;
+    return bench_open(s->selector, &s->ctx, &s->q, s->error, sizeof s->error);
 }
 
 int bench_session_default(bench_session *s)
 {
     if (s->ctx_def)
         return CLRT_OK;
-    int st = clrt_context_create(&s->ctx_def, s->selector);
-    if (st == CLRT_OK)
-        st = clrt_queue_create(&s->q_def, s->ctx_def);
-    if (st != CLRT_OK) {
-        clrt_queue_destroy(s->q_def);
-        clrt_context_destroy(s->ctx_def);
-        s->q_def = NULL;
-        s->ctx_def = NULL;
-    }
-    return st;
+    return bench_open(s->selector, &s->ctx_def, &s->q_def, NULL, 0);
 }
 
 void bench_session_close(bench_session *s)
 {
     bench_clblast_clear();
-    clrt_queue_destroy(s->q);
-    clrt_queue_destroy(s->q_def);
-    clrt_context_destroy(s->ctx);
-    clrt_context_destroy(s->ctx_def);
-    s->q = s->q_def = NULL;
-    s->ctx = s->ctx_def = NULL;
+    bench_close(&s->ctx, &s->q);
+    bench_close(&s->ctx_def, &s->q_def);
 }
 
-/* Build the kernel of (op, dtype) in ctx now, with the default parameters
- * when force_default (through the test seam: default -> fit, as ops.c does). */
-int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, int force_default)
+void bench_params_default(const clrt_context *ctx, int op, int dbl, tune_params *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t elem = dbl ? 8 : 4;
+    if (op == BENCH_MATMUL)
+        clrt_matmul_params_default(&ctx->facts, elem, &out->mm);
+    else
+        clrt_add_params_default(&ctx->facts, elem, &out->add);
+}
+
+void bench_params_text(int op, const tune_params *p, char *buf, size_t cap)
+{
+    if (op == BENCH_MATMUL)
+        clrt__matmul_params_text(&p->mm, buf, cap);
+    else
+        clrt__add_params_text(&p->add, buf, cap);
+}
+
+/* Build the kernel of (op, dtype) in ctx now, with force when given (through
+ * the test seam, which ops.c reads when it builds: then fitted as usual). */
+int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, const tune_params *force)
 {
     clrt_dtype dt = dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    size_t elem = dbl ? 8 : 4;
-    if (force_default) {
-        if (op == BENCH_MATMUL) {
-            clrt_matmul_params p;
-            clrt_matmul_params_default(&ctx->facts, elem, &p);
-            clrt_debug_override_matmul(&p);
-        } else {
-            clrt_add_params p;
-            clrt_add_params_default(&ctx->facts, elem, &p);
-            clrt_debug_override_add(&p);
-        }
-    }
+    if (force && op == BENCH_MATMUL)
+        clrt_debug_override_matmul(&force->mm);
+    else if (force)
+        clrt_debug_override_add(&force->add);
     clrt_buffer *a = NULL, *b = NULL, *c = NULL;
     int st = clrt_buffer_create(&a, ctx, dt, 1, 1);
     if (st == CLRT_OK)
@@ -80,7 +93,7 @@ int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, int force_d
         st = op == BENCH_MATMUL ? clrt_matmul(q, c, a, b) : clrt_add(q, c, a, b);
     if (st == CLRT_OK)
         st = clrt_queue_finish(q);
-    if (force_default) {
+    if (force) {
         clrt_debug_override_matmul(NULL);
         clrt_debug_override_add(NULL);
     }
@@ -90,19 +103,35 @@ int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, int force_d
     return st;
 }
 
+static const clrt_op_kernel *kernel_of(const clrt_context *ctx, int op, int dbl)
+{
+    return &ctx->ops[op == BENCH_MATMUL ? CLRT_OP_MATMUL : CLRT_OP_ADD][dbl];
+}
+
 /* The parameters ctx's kernel of (op, dtype) runs with, as text; 1 when tuned. */
 int bench_params_of(const clrt_context *ctx, int op, int dbl, char *buf, size_t cap)
 {
-    const clrt_op_kernel *k = &ctx->ops[op == BENCH_MATMUL ? CLRT_OP_MATMUL : CLRT_OP_ADD][dbl];
+    const clrt_op_kernel *k = kernel_of(ctx, op, dbl);
     if (!atomic_load(&k->ready)) {
         snprintf(buf, cap, "(not built)");
         return 0;
     }
-    if (op == BENCH_MATMUL)
-        clrt__matmul_params_text(&k->params.matmul, buf, cap);
-    else
-        clrt__add_params_text(&k->params.add, buf, cap);
+    tune_params p;
+    bench_params_fitted(ctx, op, dbl, &p);
+    bench_params_text(op, &p, buf, cap);
     return k->tuned;
+}
+
+void bench_params_fitted(const clrt_context *ctx, int op, int dbl, tune_params *out)
+{
+    const clrt_op_kernel *k = kernel_of(ctx, op, dbl);
+    memset(out, 0, sizeof *out);
+    if (!atomic_load(&k->ready))
+        return;
+    if (op == BENCH_MATMUL)
+        out->mm = k->params.matmul;
+    else
+        out->add = k->params.add;
 }
 
 int bench_run_dev(void *arg)
@@ -111,6 +140,9 @@ int bench_run_dev(void *arg)
     int st = r->op == BENCH_MATMUL ? clrt_matmul(r->q, r->c, r->a, r->b) : clrt_add(r->q, r->c, r->a, r->b);
     if (st == CLRT_OK)
         st = clrt_queue_finish(r->q);
+    r->status = st;
+    if (st != CLRT_OK)
+        snprintf(r->why, sizeof r->why, "%s: %.130s", clrt_status_name(st), clrt_error_message());
     return st;
 }
 
@@ -138,12 +170,11 @@ int bench_bufs_make(bench_bufs *d, clrt_context *ctx, clrt_queue *q, const bench
         st = clrt_buffer_create(&d->c, ctx, dt, cr, cc);
     if (st == CLRT_OK && with_c2)
         st = clrt_buffer_create(&d->c2, ctx, dt, cr, cc);
+    /* clrt_buffer_write blocks until the copy is done: nothing to finish after */
     if (st == CLRT_OK)
         st = clrt_buffer_write(q, d->a, ha, ar * ac);
     if (st == CLRT_OK)
         st = clrt_buffer_write(q, d->b, hb, br * bc);
-    if (st == CLRT_OK)
-        st = clrt_queue_finish(q);
     if (st != CLRT_OK) {
         snprintf(why, cap, "%s: %s", clrt_status_name(st), clrt_error_message());
         bench_bufs_free(d);

@@ -9,6 +9,8 @@
 
 #include <clrt/clrt.h>
 
+#include "params.h"
+
 #include "bench_out.h"
 
 typedef struct bench_session {
@@ -23,22 +25,45 @@ typedef struct bench_session {
 int bench_session_open(bench_session *s, const clrt_device_info *info);
 void bench_session_close(bench_session *s);
 
-/* Build ctx's kernel of (op = enum bench_op, dtype) now; force_default makes
- * it use the device defaults (fitted) whatever a tuned file says. */
-int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, int force_default);
+/* Open a context and an in-order queue on selector. CLRT_OK, or a status
+ * with both left NULL and (when why is given) the reason in why. */
+int bench_open(const char *selector, clrt_context **ctx, clrt_queue **q, char *why, size_t cap);
+/* Destroy both (NULL is fine) and set them to NULL. */
+void bench_close(clrt_context **ctx, clrt_queue **q);
+
+/* A parameter set of either op (enum bench_op): mm for matmul, add for add. */
+typedef union tune_params {
+    clrt_matmul_params mm;
+    clrt_add_params add;
+} tune_params;
+
+/* The default parameters of (op, dtype) on ctx's device, before fitting. */
+void bench_params_default(const clrt_context *ctx, int op, int dbl, tune_params *out);
+/* p as text ("tm=8 tn=48 ..."): what the table shows and the tuner's key. */
+void bench_params_text(int op, const tune_params *p, char *buf, size_t cap);
+
+/* Build ctx's kernel of (op = enum bench_op, dtype) now; force (NULL: none)
+ * makes it use those parameters (then fitted) whatever a tuned file says. */
+int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, const tune_params *force);
 /* The parameters ctx's built kernel runs with, as text; returns 1 when they
  * came from a tuned file. */
 int bench_params_of(const clrt_context *ctx, int op, int dbl, char *buf, size_t cap);
+/* ... and as values (after fitting); zeros when not built. */
+void bench_params_fitted(const clrt_context *ctx, int op, int dbl, tune_params *out);
 
 /* The context that runs with the default parameters, made on first use. */
 int bench_session_default(bench_session *s);
 
 /* One clrt_matmul or clrt_add (op: enum bench_op) and the finish: a
- * bench_run_fn for bench_measure. */
+ * bench_run_fn for bench_measure. A failing run leaves its status and clrt's
+ * message in status and why, so the caller need not run it again to report
+ * it (clrt's message is per thread and later calls overwrite it). */
 typedef struct bench_dev_run {
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
     int op;
+    int status;       /* of the last run */
+    char why[160];    /* "STATUS: message" of the last failing run */
 } bench_dev_run;
 int bench_run_dev(void *arg);
 

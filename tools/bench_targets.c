@@ -27,8 +27,7 @@ static const bench_case *find(const bench_report *r, size_t d, int op, int dbl, 
 
 static double rate(const bench_case *c, int impl)
 {
-    const bench_result *x = &c->r[impl];
-    return x->present && !x->failed && x->st.reps > 0 ? x->rate : 0;
+    return bench_result_usable(&c->r[impl]) ? c->r[impl].rate : 0;
 }
 
 static int pass(const target *t) { return t->upper ? t->value <= t->limit : t->value >= t->limit; }
@@ -205,16 +204,12 @@ static void json_one(const target *t, void *arg)
     FILE *f = a[0];
     const bench_report *r = a[1];
     int *n = a[2];
-    fprintf(f, "%s\n    {\"device\": %zu, \"target\": \"%s\", \"value\": %.4f, \"limit\": %.4f, \"upper\": %s, "
-               "\"pass\": %s, \"detail\": \"",
-            (*n)++ ? "," : "", r->devices[t->device].info.index, t->name, t->value, t->limit,
+    fprintf(f, "%s\n    {\"device\": %zu, \"target\": ", (*n)++ ? "," : "", r->devices[t->device].info.index);
+    bench_json_str(f, t->name);
+    fprintf(f, ", \"value\": %.4f, \"limit\": %.4f, \"upper\": %s, \"pass\": %s, \"detail\": ", t->value, t->limit,
             t->upper ? "true" : "false", pass(t) ? "true" : "false");
-    for (const char *s = t->detail; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-    }
-    fputs("\"}", f);
+    bench_json_str(f, t->detail);
+    fputc('}', f);
 }
 
 void bench_print_targets_json(FILE *f, const bench_report *r)

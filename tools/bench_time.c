@@ -116,7 +116,7 @@ void bench_stats_of(double *t, int n, bench_stats *out)
     out->median = (n % 2) ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-enum { MAX_ROUNDS = 1000, MAX_IMPLS = 16 };
+enum { MAX_IMPLS = 16 };
 
 /* The longest wait for spinning threads to stop: OpenBLAS's spin for 2^28
  * cycles of the time-stamp counter by default (0.11 s at 2.6 GHz), 2^30 at
@@ -168,8 +168,8 @@ static int run_once(bench_impl *x, int *spinning, double last, double *t)
 int bench_measure(bench_impl *impls, size_t n, const bench_budget *budget)
 {
     int max_reps = budget->max_reps > 0 ? budget->max_reps : 1;
-    if (max_reps > MAX_ROUNDS)
-        max_reps = MAX_ROUNDS;
+    if (max_reps > BENCH_MAX_ROUNDS)
+        max_reps = BENCH_MAX_ROUNDS;
     if (n > MAX_IMPLS)
         n = MAX_IMPLS;
     double *samples = calloc(n * (size_t)max_reps + 1, sizeof *samples);

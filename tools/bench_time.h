@@ -24,6 +24,10 @@ typedef struct bench_stats {
  * Every other round runs them in reverse order. An implementation much
  * slower than the others sits out the rest once it has used a share of
  * max_time (half of it, or an eighth when 3x slower than the slowest other). */
+/* The most rounds bench_measure runs (a larger max_reps is cut to it), so a
+ * bench_impl.rounds buffer of this many entries is always large enough. */
+enum { BENCH_MAX_ROUNDS = 1000 };
+
 typedef struct bench_budget {
     int warmup;       /* untimed runs of each implementation first */
     int min_reps, max_reps;
@@ -44,7 +48,7 @@ typedef struct bench_impl {
     bench_run_fn prime;
     int failed;       /* set when a run returned nonzero: no more runs */
     bench_stats stats;
-    double *rounds;   /* optional (max_reps entries): each timed run, in round order */
+    double *rounds;   /* optional (max_reps entries, at most BENCH_MAX_ROUNDS): each timed run, in round order */
 } bench_impl;
 
 /* Wait until the other threads of this process have stopped using the CPU

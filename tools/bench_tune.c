@@ -21,7 +21,6 @@
 
 #include <clrt/clrt.h>
 
-#include "debug.h"
 #include "internal.h"
 #include "tune_space.h"
 #include "tuned.h"
@@ -31,11 +30,9 @@
 #include "bench_time.h"
 #include "bench_tune.h"
 
-/* A parameter set of either op. */
-typedef union tune_params {
-    clrt_matmul_params mm;
-    clrt_add_params add;
-} tune_params;
+/* add is tuned at one size, whatever --tune-size says (that is matmul's):
+ * large enough that the launch cost does not hide the kernel's speed. */
+enum { TUNE_ADD_N = 10000000 };
 
 /* A context whose kernel of (op, dtype) runs with exactly p (then fitted). */
 typedef struct cand {
@@ -44,11 +41,10 @@ typedef struct cand {
     tune_params fitted;
 } cand;
 
-/* Buffers at the timing size in a candidate's context. */
+/* A candidate's buffers at one timing size, and the run on them. */
 typedef struct timed {
-    clrt_queue *q;
-    clrt_buffer *a, *b, *c;
-    int op;
+    bench_bufs d;
+    bench_dev_run run;
 } timed;
 
 typedef struct tune_ctx {
@@ -57,13 +53,14 @@ typedef struct tune_ctx {
     int op, dbl;
     size_t elem;
     clrt_device_facts facts;
-    size_t size;         /* timing size: n (matmul n x n x n, add n elements) */
-    size_t sizes[3];     /* sizes candidates are timed at in the search (the first is size) */
+    /* timing sizes n (matmul n x n x n, add n elements); the first is the
+     * tuning size (tune_size_of) */
+    size_t sizes[3];     /* sizes candidates are timed at in the search */
     size_t nsizes;
     size_t final_sizes[3]; /* ... and in the final comparison (with an odd one) */
     size_t nfinal;
-    /* host data for the timing size and the checks */
-    void *ha, *hb, *hout;
+    /* host inputs, large enough for every timing size */
+    void *ha, *hb;
     size_t tried, rejected;
     /* the best so far and the last candidate, open, for timing side by side */
     cand best, last;
@@ -79,12 +76,24 @@ typedef struct tune_ctx {
     size_t nseen, capseen;
 } tune_ctx;
 
-static void key_of(const tune_ctx *t, const tune_params *p, char *buf, size_t cap)
+/* The size (op, dtype) is tuned at. */
+static size_t tune_size_of(const bench_opts *o, int op)
 {
-    if (t->op == BENCH_MATMUL)
-        clrt__matmul_params_text(&p->mm, buf, cap);
-    else
-        clrt__add_params_text(&p->add, buf, cap);
+    return op == BENCH_MATMUL ? o->tune_size : TUNE_ADD_N;
+}
+
+/* t's (op, dtype) at shape m x n x k (add: n elements, m and k unused) as a
+ * bench_case, for the buffers (bench_bufs_make) and work (bench_case_work). */
+static bench_case case_at(const tune_ctx *t, size_t m, size_t n, size_t k)
+{
+    bench_case c;
+    memset(&c, 0, sizeof c);
+    c.op = t->op;
+    c.dbl = t->dbl;
+    c.m = t->op == BENCH_MATMUL ? m : 1;
+    c.n = n;
+    c.k = t->op == BENCH_MATMUL ? k : 0;
+    return c;
 }
 
 static struct seen *find_seen(tune_ctx *t, const char *key)
@@ -111,98 +120,46 @@ static void remember(tune_ctx *t, const char *key, const tune_params *p, double 
     e->rate = rate;
 }
 
+static void cand_close(cand *c) { bench_close(&c->ctx, &c->q); }
 
-static void cand_close(cand *c)
-{
-    clrt_queue_destroy(c->q);
-    clrt_context_destroy(c->ctx);
-    c->q = NULL;
-    c->ctx = NULL;
-}
-
+/* The test seam forces p on the new context's kernel; what fitting made of
+ * it is in c->fitted. */
 static int cand_open(tune_ctx *t, const tune_params *p, cand *c)
 {
     memset(c, 0, sizeof *c);
-    if (t->op == BENCH_MATMUL)
-        clrt_debug_override_matmul(&p->mm);
-    else
-        clrt_debug_override_add(&p->add);
-    int st = clrt_context_create(&c->ctx, t->s->selector);
+    int st = bench_open(t->s->selector, &c->ctx, &c->q, NULL, 0);
     if (st == CLRT_OK)
-        st = clrt_queue_create(&c->q, c->ctx);
-    if (st == CLRT_OK)
-        st = bench_resolve(c->ctx, c->q, t->op, t->dbl, 0);
-    clrt_debug_override_matmul(NULL);
-    clrt_debug_override_add(NULL);
+        st = bench_resolve(c->ctx, c->q, t->op, t->dbl, p);
     if (st != CLRT_OK) {
         cand_close(c);
         return st;
     }
-    const clrt_op_kernel *k = &c->ctx->ops[t->op == BENCH_MATMUL ? CLRT_OP_MATMUL : CLRT_OP_ADD][t->dbl];
-    if (t->op == BENCH_MATMUL)
-        c->fitted.mm = k->params.matmul;
-    else
-        c->fitted.add = k->params.add;
+    bench_params_fitted(c->ctx, t->op, t->dbl, &c->fitted);
     return CLRT_OK;
 }
 
-static double host_val(const void *p, int dbl, size_t i)
-{
-    return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-
-/* Every element of C(MxN) = A B within the dot-product bound. */
-static size_t full_check(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N, size_t K)
-{
-    const double eps = dbl ? 2.220446049250313e-16 : 1.1920929e-07;
-    size_t wrong = 0;
-    for (size_t i = 0; i < M; i++)
-        for (size_t j = 0; j < N; j++) {
-            double ref = 0, abs_ref = 0;
-            for (size_t k = 0; k < K; k++) {
-                double x = host_val(a, dbl, i * K + k) * host_val(b, dbl, k * N + j);
-                ref += x;
-                abs_ref += fabs(x);
-            }
-            double got = host_val(c, dbl, i * N + j);
-            wrong += !(fabs(got - ref) <= 2.0 * (double)K * eps * abs_ref + 1e-30);
-        }
-    return wrong;
-}
-
-/* Run (op, dtype) once on c at shape (m, n, k) or add over n; compare all of it. */
+/* Run (op, dtype) once on c at shape (m, n, k) or add over n; compare all of
+ * it (every row: these shapes are small, and an edge path may touch one). */
 static int verify_shape(tune_ctx *t, cand *c, size_t m, size_t n, size_t k)
 {
-    clrt_dtype dt = t->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    int mm = t->op == BENCH_MATMUL;
-    size_t na = mm ? m * k : n, nb = mm ? k * n : n, nc = mm ? m * n : n;
-    void *a = malloc(na * t->elem), *b = malloc(nb * t->elem), *out = malloc((nc + 64) * t->elem);
-    clrt_buffer *da = NULL, *db = NULL, *dc = NULL;
+    bench_case sh = case_at(t, m, n, k);
+    size_t na = t->op == BENCH_MATMUL ? m * k : n, nb = t->op == BENCH_MATMUL ? k * n : n;
+    size_t nc = t->op == BENCH_MATMUL ? m * n : n;
+    void *a = malloc(na * t->elem), *b = malloc(nb * t->elem), *out = malloc(nc * t->elem);
+    bench_bufs d;
+    char why[256];
     int ok = 0;
-    if (!a || !b || !out)
-        goto done;
-    bench_fill(a, t->dbl, na, 11);
-    bench_fill(b, t->dbl, nb, 12);
-    int st = clrt_buffer_create(&da, c->ctx, dt, mm ? m : 1, mm ? k : n);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&db, c->ctx, dt, mm ? k : 1, n);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&dc, c->ctx, dt, mm ? m : 1, n);
-    if (st == CLRT_OK)
-        st = clrt_buffer_write(c->q, da, a, na);
-    if (st == CLRT_OK)
-        st = clrt_buffer_write(c->q, db, b, nb);
-    if (st == CLRT_OK)
-        st = mm ? clrt_matmul(c->q, dc, da, db) : clrt_add(c->q, dc, da, db);
-    if (st == CLRT_OK)
-        st = clrt_buffer_read(c->q, dc, out, nc);
-    if (st != CLRT_OK)
-        goto done;
-    ok = (mm ? full_check(t->dbl, a, b, out, m, n, k) : bench_check_add(t->dbl, a, b, out, n)) == 0;
-done:
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    if (a && b && out) {
+        bench_fill(a, t->dbl, na, 11);
+        bench_fill(b, t->dbl, nb, 12);
+    }
+    if (a && b && out && bench_bufs_make(&d, c->ctx, c->q, &sh, a, b, 0, why, sizeof why) == CLRT_OK) {
+        bench_dev_run r = {.q = c->q, .a = d.a, .b = d.b, .c = d.c, .op = t->op};
+        if (bench_run_dev(&r) == CLRT_OK && clrt_buffer_read(c->q, d.c, out, nc) == CLRT_OK)
+            ok = (t->op == BENCH_MATMUL ? bench_check_matmul(t->dbl, a, b, out, m, n, k, m, NULL)
+                                        : bench_check_add(t->dbl, a, b, out, n)) == 0;
+        bench_bufs_free(&d);
+    }
     free(a);
     free(b);
     free(out);
@@ -227,50 +184,26 @@ static int verify(tune_ctx *t, cand *c)
     return 1;
 }
 
-
-static int run_timed(void *arg)
-{
-    timed *r = arg;
-    int st = r->op == BENCH_MATMUL ? clrt_matmul(r->q, r->c, r->a, r->b) : clrt_add(r->q, r->c, r->a, r->b);
-    if (st == CLRT_OK)
-        st = clrt_queue_finish(r->q);
-    return st;
-}
-
 static void timed_free(timed *r)
 {
-    clrt_buffer_destroy(r->a);
-    clrt_buffer_destroy(r->b);
-    clrt_buffer_destroy(r->c);
+    bench_bufs_free(&r->d);
     memset(r, 0, sizeof *r);
 }
 
 static int timed_make(tune_ctx *t, cand *c, size_t size, timed *r)
 {
-    memset(r, 0, sizeof *r);
-    clrt_dtype dt = t->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    int mm = t->op == BENCH_MATMUL;
-    size_t rows = mm ? size : 1, count = mm ? size * size : size;
-    r->q = c->q;
-    r->op = t->op;
-    int st = clrt_buffer_create(&r->a, c->ctx, dt, rows, size);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&r->b, c->ctx, dt, rows, size);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&r->c, c->ctx, dt, rows, size);
-    if (st == CLRT_OK)
-        st = clrt_buffer_write(c->q, r->a, t->ha, count);
-    if (st == CLRT_OK)
-        st = clrt_buffer_write(c->q, r->b, t->hb, count);
-    if (st != CLRT_OK)
-        timed_free(r);
+    bench_case sh = case_at(t, size, size, size);
+    char why[256];
+    int st = bench_bufs_make(&r->d, c->ctx, c->q, &sh, t->ha, t->hb, 0, why, sizeof why);
+    r->run = (bench_dev_run){.q = c->q, .a = r->d.a, .b = r->d.b, .c = r->d.c, .op = t->op};
     return st;
 }
 
-static double work_of(const tune_ctx *t, size_t size)
+/* The work (FLOP or bytes) of one run at size. */
+static double work_at(const tune_ctx *t, size_t size)
 {
-    return t->op == BENCH_MATMUL ? 2.0 * (double)size * (double)size * (double)size
-                                 : 3.0 * (double)size * (double)t->elem;
+    bench_case sh = case_at(t, size, size, size);
+    return bench_case_work(&sh);
 }
 
 static void timed_free_all(timed *r, size_t n)
@@ -290,7 +223,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
 {
     char key[200], why[200];
     t->last_open = 0;
-    key_of(t, p, key, sizeof key);
+    bench_params_text(t->op, p, key, sizeof key);
     struct seen *e = find_seen(t, key);
     if (e)
         return e->rate;
@@ -302,8 +235,8 @@ static double evaluate(tune_ctx *t, const tune_params *p)
         remember(t, key, p, 0);
         return 0;
     }
-    bench_progress("tuning device %zu %s %s: candidate %zu: %s", t->s->info.index,
-                   t->op == BENCH_MATMUL ? "matmul" : "add", t->dbl ? "f64" : "f32", t->tried, key);
+    bench_progress("tuning device %zu %s %s: candidate %zu: %s", t->s->info.index, bench_op_name(t->op),
+                   bench_dtype_name(t->dbl), t->tried, key);
     cand *c = &t->last;
     double score = 0;
     if (cand_open(t, p, c) != CLRT_OK) {
@@ -313,7 +246,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     }
     /* what fitting made of it: the same as one evaluated before? */
     char fkey[200];
-    key_of(t, &c->fitted, fkey, sizeof fkey);
+    bench_params_text(t->op, &c->fitted, fkey, sizeof fkey);
     struct seen *fe = strcmp(fkey, key) ? find_seen(t, fkey) : NULL;
     if (fe) {
         score = fe->rate;
@@ -330,8 +263,8 @@ static double evaluate(tune_ctx *t, const tune_params *p)
                 continue; /* the defaults: the reference everything is scored against */
             bench_impl run[2];
             double rounds[2][16];
-            run[0] = (bench_impl){.run = run_timed, .arg = &t->best_r[i], .rounds = rounds[0]};
-            run[1] = (bench_impl){.run = run_timed, .arg = &t->last_r[i], .rounds = rounds[1]};
+            run[0] = (bench_impl){.run = bench_run_dev, .arg = &t->best_r[i].run, .rounds = rounds[0]};
+            run[1] = (bench_impl){.run = bench_run_dev, .arg = &t->last_r[i].run, .rounds = rounds[1]};
             bench_budget b = {1, 3, t->o->quick ? 3 : 7, 0.05, 10};
             bench_measure(run, 2, &b);
             double sp = bench_paired_ratio(&run[0], &run[1]);
@@ -362,6 +295,9 @@ static void adopt_last(tune_ctx *t, double score)
     }
     t->best = t->last;
     memcpy(t->best_r, t->last_r, sizeof t->best_r);
+    /* last_r no longer owns those buffers: a later failed evaluation frees
+     * every entry of last_r, made or not */
+    memset(t->last_r, 0, sizeof t->last_r);
     t->best_open = 1;
     t->best_score = score;
     t->last_open = 0;
@@ -473,14 +409,14 @@ static void final_round(tune_ctx *t, const tune_params *def, finalist *fin, size
     size_t n = 0;
     fin[n++].p = *def;
     char dkey[200];
-    key_of(t, def, dkey, sizeof dkey);
+    bench_params_text(t->op, def, dkey, sizeof dkey);
     for (size_t i = 0; i < t->nseen && n < 4; i++) {
         if (t->seen[i].rate <= 0 || strcmp(t->seen[i].key, dkey) == 0)
             continue;
         int dup = 0;
         for (size_t j = 1; j < n; j++) {
             char k[200];
-            key_of(t, &fin[j].p, k, sizeof k);
+            bench_params_text(t->op, &fin[j].p, k, sizeof k);
             dup |= strcmp(k, t->seen[i].key) == 0;
         }
         if (!dup)
@@ -491,15 +427,15 @@ static void final_round(tune_ctx *t, const tune_params *def, finalist *fin, size
         fin[i].open = cand_open(t, &fin[i].p, &fin[i].c) == CLRT_OK;
     for (size_t sz = 0; sz < t->nfinal; sz++) {
         size_t size = t->final_sizes[sz];
-        bench_progress("tuning device %zu %s %s: final comparison at %zu", t->s->info.index,
-                       t->op == BENCH_MATMUL ? "matmul" : "add", t->dbl ? "f64" : "f32", size);
+        bench_progress("tuning device %zu %s %s: final comparison at %zu", t->s->info.index, bench_op_name(t->op),
+                       bench_dtype_name(t->dbl), size);
         bench_impl run[4];
         double rounds[4][64];
         size_t map[4], m = 0;
         for (size_t i = 0; i < n; i++) {
             if (!fin[i].open || timed_make(t, &fin[i].c, size, &fin[i].r) != CLRT_OK)
                 continue;
-            run[m] = (bench_impl){.run = run_timed, .arg = &fin[i].r, .rounds = rounds[m]};
+            run[m] = (bench_impl){.run = bench_run_dev, .arg = &fin[i].r.run, .rounds = rounds[m]};
             map[m++] = i;
         }
         bench_budget b = {1, 5, t->o->quick ? 5 : 11, 1.0, 30};
@@ -508,7 +444,7 @@ static void final_round(tune_ctx *t, const tune_params *def, finalist *fin, size
             finalist *f = &fin[map[j]];
             if (run[j].failed || run[j].stats.median <= 0)
                 continue;
-            f->rate[sz] = work_of(t, size) / run[j].stats.median * 1e-9;
+            f->rate[sz] = work_at(t, size) / run[j].stats.median * 1e-9;
             /* run[0] is the defaults when they opened */
             f->speedup[sz] = map[0] == 0 ? bench_paired_ratio(&run[0], &run[j]) : 0;
         }
@@ -565,17 +501,17 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
     t.dbl = dbl;
     t.elem = dbl ? 8 : 4;
     t.facts = s->ctx->facts;
-    t.size = op == BENCH_MATMUL ? o->tune_size : 10000000;
+    size_t size = tune_size_of(o, op);
     /* matmul: the tuning size and twice it in the search, and an odd size
      * next to it in the final comparison too (a choice made at one size
      * alone was measured to lose 2x at 4096); add: 1e7, and 1e7+3 */
-    t.sizes[t.nsizes++] = t.size;
+    t.sizes[t.nsizes++] = size;
     if (op == BENCH_MATMUL && !o->quick)
-        t.sizes[t.nsizes++] = 2 * t.size;
-    t.final_sizes[t.nfinal++] = t.size;
-    t.final_sizes[t.nfinal++] = op == BENCH_MATMUL ? t.size + 7 : t.size + 3;
+        t.sizes[t.nsizes++] = 2 * size;
+    t.final_sizes[t.nfinal++] = size;
+    t.final_sizes[t.nfinal++] = op == BENCH_MATMUL ? size + 7 : size + 3;
     if (op == BENCH_MATMUL && !o->quick)
-        t.final_sizes[t.nfinal++] = 2 * t.size;
+        t.final_sizes[t.nfinal++] = 2 * size;
     size_t count = 0;
     for (size_t i = 0; i < t.nfinal; i++) {
         size_t c = op == BENCH_MATMUL ? t.final_sizes[i] * t.final_sizes[i] : t.final_sizes[i];
@@ -593,12 +529,8 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
     bench_fill(t.hb, dbl, count, 22);
 
     tune_params def, cur;
-    memset(&def, 0, sizeof def);
-    if (op == BENCH_MATMUL)
-        clrt_matmul_params_default(&t.facts, t.elem, &def.mm);
-    else
-        clrt_add_params_default(&t.facts, t.elem, &def.add);
-    key_of(&t, &def, line->params_default, sizeof line->params_default);
+    bench_params_default(s->ctx, op, dbl, &def);
+    bench_params_text(op, &def, line->params_default, sizeof line->params_default);
     double cur_rate = evaluate(&t, &def);
     if (cur_rate <= 0 || !t.last_open) {
         drop_last(&t);
@@ -609,8 +541,7 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
     cur = def;
     axis ax[8];
     size_t nax = axes_for(&t, &def, ax);
-    int passes = o->quick && o->tune_passes == 2 ? 1 : o->tune_passes;
-    for (int pass = 0; pass < passes; pass++) {
+    for (int pass = 0; pass < o->tune_passes; pass++) {
         int changed = 0;
         for (size_t a = 0; a < nax; a++) {
             for (size_t v = 0; v < ax[a].n; v++) {
@@ -653,11 +584,11 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
             win = i;
             best_score = score_of(&t, &fin[i]);
         }
-    const char *unit = op == BENCH_MATMUL ? "GFLOP/s" : "GB/s";
+    const char *unit = bench_unit(op);
     line->default_rate = fin[0].rate[0];
     line->tuned_rate = fin[win].rate[0];
     line->speedup = win ? score_of(&t, &fin[win]) : 1.0;
-    key_of(&t, &fin[win].p, line->params_tuned, sizeof line->params_tuned);
+    bench_params_text(op, &fin[win].p, line->params_tuned, sizeof line->params_tuned);
     size_t other = 0;
     for (size_t i = 1; i < nfin; i++)
         if (!other || score_of(&t, &fin[i]) > score_of(&t, &fin[other]))
@@ -726,9 +657,9 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
             }
             if (improved)
                 snprintf(set.comment[cop][dbl], sizeof set.comment[cop][dbl],
-                         "%s %s: %.1f %s at %zu, default %.1f (clrt-bench --tune)", op == BENCH_MATMUL ? "matmul" : "add",
-                         dbl ? "float64" : "float32", line->tuned_rate, op == BENCH_MATMUL ? "GFLOP/s" : "GB/s",
-                         op == BENCH_MATMUL ? o->tune_size : (size_t)10000000, line->default_rate);
+                         "%s %s: %.1f %s at %zu, default %.1f (clrt-bench --tune)", bench_op_name(op),
+                         dbl ? "float64" : "float32", line->tuned_rate, bench_unit(op), tune_size_of(o, op),
+                         line->default_rate);
             else
                 set.comment[cop][dbl][0] = '\0';
             any = 1;

@@ -65,7 +65,7 @@ static int select_devices(void)
         }
         clrt_selector sel;
         clrt__selector_parse(opts.devices[s], &sel);
-        long pick = sel.kind == CLRT_SEL_MALFORMED ? -1 : clrt__selector_pick(&sel, devs, n);
+        long pick = clrt__selector_pick(&sel, devs, n); /* -1 for a malformed one too */
         if (pick < 0) {
             fprintf(stderr, "clrt-bench: no device matches '%s' (clrt-bench --list shows them)\n", opts.devices[s]);
             free(devs);
@@ -182,15 +182,14 @@ int main(int argc, char **argv)
         }
         if (opts.tune) {
             bench_tune_device(&s, d, &opts, &report);
-            /* a fresh context, so that the tuned file is what it runs with */
             bench_session_close(&s);
+            if (opts.tune == 2) /* --tune-only */
+                continue;
+            /* a fresh context, so that the tuned file is what it runs with */
             if (bench_session_open(&s, &dev->info) != CLRT_OK) {
+                snprintf(dev->note, sizeof dev->note, "cannot reopen a context after tuning: %.200s", s.error);
                 dev->skipped = 1;
                 failures++;
-                continue;
-            }
-            if (opts.tune == 2) {
-                bench_session_close(&s);
                 continue;
             }
         }
