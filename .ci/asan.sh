@@ -19,5 +19,5 @@ export LSAN_OPTIONS=suppressions=$ci_root/tests/lsan.supp:print_suppressions=0
 # other drivers' leaks are not ours to judge, and Mesa's Clover leaks from a
 # library the loader unloads, which no suppression can name.
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl
-ctest --test-dir "$b" --output-on-failure -j2
+ci_ctest_sanitized "$b" -j2
 ci_timer_report "ASan+UBSan suite on POCL"
