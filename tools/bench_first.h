@@ -1,7 +1,10 @@
 /* clrt-bench: first-call latency as users meet it, a new process's first
  * matmul. clrt-bench runs itself as a child (--child-first-call), which
- * times context creation, buffers, the clrt_matmul call (kernel build or
- * cache fetch) and the finish, and prints them on one line for the parent. */
+ * times the OpenCL loader's start (its first clGetPlatformIDs, which opens
+ * every registered driver), context and queue creation, buffers and uploads,
+ * the clrt_matmul call (kernel build or cache fetch) and the finish; then the
+ * same steps again on its now warm context, and prints it all on one line for
+ * the parent. What being first costs is the difference. */
 #ifndef CLRT_BENCH_FIRST_H
 #define CLRT_BENCH_FIRST_H
 

@@ -49,19 +49,23 @@ typedef struct bench_case {
     double nb_rate, nb_ratio;
 } bench_case;
 
-/* A new process's first matmul (see clrt-bench.c). Times in seconds. */
+/* A new process's first matmul (see bench_first.h). Times in seconds. */
 typedef struct bench_first {
     int measured, ok;
     int dbl;
     size_t n;
     double spawn_to_main;  /* exec, dynamic loading, until main() */
-    double context;        /* clrt_context_create (platform discovery, driver start) */
-    double buffers;        /* queue + 3 buffers + writes */
+    double loader;         /* the ICD loader's first clGetPlatformIDs: it opens every registered driver */
+    unsigned platforms;    /* ... and found this many platforms */
+    double context;        /* clrt_context_create + clrt_queue_create after that */
+    double buffers;        /* 3 buffers + the 2 uploads */
     double call;           /* clrt_matmul returning: kernel build or cache fetch, enqueue */
-    double finish;         /* until the result is complete (POCL compiles its work-group function here) */
-    double total;          /* spawn to complete, less the time the child spent making inputs */
-    double work;           /* the steady median of the same matmul in this run */
-    double overhead;       /* total - work */
+    double finish;         /* until the result is complete (POCL loads its work-group function here) */
+    double total;          /* main() to complete, less the time the child spent making inputs */
+    double again;          /* the same steps (buffers, uploads, call, finish) again in that process, warm */
+    double again_buffers, again_call, again_finish;
+    double overhead;       /* total - again: what being first cost */
+    double work;           /* the steady median of the matmul kernel alone in this run; <= 0: not measured */
     double cold_total;     /* the same with every build cache off; < 0: not measured */
     double cold_overhead;
     double forced_total;   /* the same with clrt's own program cache forced on (CLRT_CACHE=1); < 0: not measured */
