@@ -1,20 +1,16 @@
 /* clrt-bench: a new process's first matmul (see bench_first.h). */
 #include "bench_first.h"
 
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <clrt/clrt_cl.h>
 
+#include "bench_child.h"
 #include "bench_progress.h"
 #include "bench_ref.h"
 #include "bench_time.h"
-
-extern char **environ;
 
 /* One matmul from host arrays as a program does it: new buffers, the
  * uploads, the call, the finish (t[0..3]: start, inputs written, call
@@ -116,85 +112,24 @@ typedef struct child_times {
     unsigned platforms;
 } child_times;
 
-/* Run the child; 0 and its times on success. cold: 1 every build cache
- * off, 2 clrt's own program cache forced on. */
-static int spawn_first_call(const bench_session *s, int dbl, size_t n, int cold, child_times *t, int *ok, char *why,
-                            size_t cap)
+/* Run the child; 0 and its times on success. */
+static int spawn_first_call(const bench_session *s, int dbl, size_t n, bench_child_caches caches, child_times *t,
+                            int *ok, char *why, size_t cap)
 {
     char nbuf[32];
     snprintf(nbuf, sizeof nbuf, "%zu", n);
     char *argv[] = {"clrt-bench", "--child-first-call", (char *)s->selector, (char *)bench_dtype_name(dbl), nbuf,
                     NULL};
-    /* the environment, with the caches switched off for a cold run */
-    size_t ne = 0;
-    while (environ[ne])
-        ne++;
-    char **envp = calloc(ne + 3, sizeof *envp);
-    if (!envp)
-        return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < ne; i++) {
-        if (cold == 1 && strncmp(environ[i], "POCL_KERNEL_CACHE=", 18) == 0)
-            continue;
-        if (cold && strncmp(environ[i], "CLRT_CACHE=", 11) == 0)
-            continue;
-        envp[k++] = environ[i];
-    }
-    if (cold == 1) {
-        envp[k++] = "CLRT_CACHE=0";
-        envp[k++] = "POCL_KERNEL_CACHE=0";
-    } else if (cold == 2) {
-        envp[k++] = "CLRT_CACHE=1";
-    }
-    envp[k] = NULL;
-
-    int fds[2];
-    if (pipe(fds) != 0) {
-        free(envp);
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    posix_spawn_file_actions_addclose(&fa, fds[1]);
-    pid_t pid;
-    double t_spawn = bench_now();
-    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp);
-    posix_spawn_file_actions_destroy(&fa);
-    free(envp);
-    close(fds[1]);
-    if (rc != 0) {
-        close(fds[0]);
-        snprintf(why, cap, "cannot start a child clrt-bench");
-        return -1;
-    }
     char out[4096];
-    size_t used = 0;
-    for (;;) {
-        ssize_t got = read(fds[0], out + used, sizeof out - 1 - used);
-        if (got <= 0)
-            break;
-        used += (size_t)got;
-        if (used >= sizeof out - 1)
-            break;
-    }
-    out[used] = '\0';
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    if (bench_child_run(argv, caches, out, sizeof out, &t->spawn, why, cap) != 0)
+        return -1;
     const char *line = strstr(out, "FIRST ");
     if (!line || sscanf(line, "FIRST %lf %lf %lf %lf %lf %lf %lf %lf %d %u %lf %lf %lf", &t->main, &t->fill0,
                         &t->ctx0, &t->loader, &t->ctx, &t->buf, &t->call, &t->done, ok, &t->platforms,
                         &t->again_buf, &t->again_call, &t->again_finish) != 13) {
-        const char *err = strstr(out, "ERROR ");
-        snprintf(why, cap, "the child failed%s%.150s", err ? ": " : "", err ? err + 6 : "");
-        char *nl = strchr(why, '\n');
-        if (nl)
-            *nl = '\0';
+        bench_child_why(out, why, cap);
         return -1;
     }
-    t->spawn = t_spawn;
     return 0;
 }
 
@@ -239,34 +174,22 @@ static double again_of(const child_times *t) { return t->again_buf + t->again_ca
 /* What being first cost: the whole first matmul less the same steps again. */
 static double overhead_of(const child_times *t) { return total_of(t) - again_of(t); }
 
-/* How many measured children (after one that warms every cache); the
- * median one is reported, as one new process is at the machine's mercy. */
-#define FIRST_CHILDREN 3
-
-/* Spawn FIRST_CHILDREN children in the given cache mode and keep the one
- * with the median overhead in *t. 0 on success, else why says why. */
-static int median_child(const bench_session *s, int dbl, size_t n, int cold, child_times *t, int *ok, char *why,
-                        size_t cap)
+/* Spawn three children in the given cache mode (after the caller's warm-up)
+ * and keep the one with the median overhead in *t, as one new process is at
+ * the machine's mercy. 0 on success, else why says why. */
+static int median_child(const bench_session *s, int dbl, size_t n, bench_child_caches caches, child_times *t, int *ok,
+                        char *why, size_t cap)
 {
-    child_times runs[FIRST_CHILDREN];
-    int oks[FIRST_CHILDREN];
-    for (int i = 0; i < FIRST_CHILDREN; i++)
-        if (spawn_first_call(s, dbl, n, cold, &runs[i], &oks[i], why, cap) != 0)
+    child_times runs[3];
+    int oks[3];
+    double over[3];
+    for (int i = 0; i < 3; i++) {
+        if (spawn_first_call(s, dbl, n, caches, &runs[i], &oks[i], why, cap) != 0)
             return -1;
-    /* insertion sort by overhead: three elements */
-    for (int i = 1; i < FIRST_CHILDREN; i++)
-        for (int j = i; j > 0 && overhead_of(&runs[j]) < overhead_of(&runs[j - 1]); j--) {
-            child_times ct = runs[j];
-            runs[j] = runs[j - 1];
-            runs[j - 1] = ct;
-            int ko = oks[j];
-            oks[j] = oks[j - 1];
-            oks[j - 1] = ko;
-        }
-    *t = runs[FIRST_CHILDREN / 2];
-    *ok = 1;
-    for (int i = 0; i < FIRST_CHILDREN; i++)
-        *ok &= oks[i];
+        over[i] = overhead_of(&runs[i]);
+    }
+    *t = runs[bench_median_of3(over)];
+    *ok = oks[0] && oks[1] && oks[2];
     return 0;
 }
 
@@ -283,8 +206,8 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
     int ok = 0;
     char why[200];
     /* once to be sure every cache is warm, then the measurement */
-    if (spawn_first_call(s, dbl, p->n, 0, &t, &ok, why, sizeof why) != 0 ||
-        median_child(s, dbl, p->n, 0, &t, &ok, why, sizeof why) != 0) {
+    if (spawn_first_call(s, dbl, p->n, BENCH_CACHES_AS_IS, &t, &ok, why, sizeof why) != 0 ||
+        median_child(s, dbl, p->n, BENCH_CACHES_AS_IS, &t, &ok, why, sizeof why) != 0) {
         snprintf(p->note, sizeof p->note, "%s", why);
         return;
     }
@@ -307,7 +230,7 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
     if (opts->cold) {
         bench_progress("device %zu: first matmul %s in a new process, caches off", s->info.index,
                        bench_dtype_name(dbl));
-        if (spawn_first_call(s, dbl, p->n, 1, &t, &ok, why, sizeof why) == 0) {
+        if (spawn_first_call(s, dbl, p->n, BENCH_CACHES_OFF, &t, &ok, why, sizeof why) == 0) {
             p->cold_total = total_of(&t);
             p->cold_overhead = overhead_of(&t);
         }
@@ -316,8 +239,8 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
         bench_progress("device %zu: first matmul %s in a new process, clrt's cache on", s->info.index,
                        bench_dtype_name(dbl));
         /* once to fill clrt's cache, then the measurement */
-        if (spawn_first_call(s, dbl, p->n, 2, &t, &ok, why, sizeof why) == 0 &&
-            median_child(s, dbl, p->n, 2, &t, &ok, why, sizeof why) == 0) {
+        if (spawn_first_call(s, dbl, p->n, BENCH_CACHES_CLRT_ON, &t, &ok, why, sizeof why) == 0 &&
+            median_child(s, dbl, p->n, BENCH_CACHES_CLRT_ON, &t, &ok, why, sizeof why) == 0) {
             p->forced_total = total_of(&t);
             p->forced_call = t.call - t.buf;
             p->forced_overhead = overhead_of(&t);

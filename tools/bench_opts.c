@@ -42,7 +42,10 @@ void bench_usage(FILE *f)
         "Extra measurements (all on by default)\n"
         "  --no-first        skip the first call on a fresh context (compile + first run)\n"
         "  --no-child        skip a new process's first matmul (re-runs clrt-bench as a\n"
-        "                    child: process start, context, kernel from the caches, work)\n"
+        "                    child: the OpenCL loader, context, buffers, the kernel from the\n"
+        "                    caches, the work, then the same steps again) and its reference,\n"
+        "                    a raw OpenCL program's first one-line kernel (from source, and\n"
+        "                    from a binary it stored itself)\n"
         "  --first-size N    the child's matmul size (default 1024)\n"
         "  --cold            also run the child with every build cache off (CLRT_CACHE=0,\n"
         "                    POCL_KERNEL_CACHE=0): the full compile (default unless --quick)\n"
@@ -388,6 +391,14 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
             if (parse_count(argv[i + 3], &o->child_n) != 0)
                 return bad(a, argv[i + 3]);
             i += 3;
+        } else if (strcmp(a, "--child-raw-first") == 0) {
+            /* internal: --child-raw-first P:D BINARY-FILE|- */
+            if (i + 2 >= argc)
+                return bad(a, NULL);
+            o->child_mode = 2;
+            o->child_device = argv[i + 1];
+            o->child_raw_binary = strcmp(argv[i + 2], "-") == 0 ? NULL : argv[i + 2];
+            i += 2;
         } else {
             fprintf(stderr, "clrt-bench: unknown option '%s' (see clrt-bench --help)\n", a);
             return 2;

@@ -46,10 +46,11 @@ typedef struct bench_opts {
     const char *tune_file;      /* write here instead of the standard place */
     int tune_dry_run;
     /* internal: the child of the first-call measurement */
-    int child_mode;
+    int child_mode;             /* 1: --child-first-call, 2: --child-raw-first */
     const char *child_device;
     int child_dbl;
     size_t child_n;
+    const char *child_raw_binary; /* --child-raw-first: its program binary file, NULL: from source */
 } bench_opts;
 
 /* Fill from argv. 0: run; 1: done (help printed); 2: usage error (message printed). */

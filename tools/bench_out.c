@@ -169,6 +169,22 @@ static void print_params(FILE *f, const bench_report *r, size_t d)
     }
 }
 
+static void print_raw_first(FILE *f, const bench_raw_first *r)
+{
+    if (r->measured) {
+        fprintf(f,
+                "  reference: a raw OpenCL program's first one-line kernel in a new process: %.1f ms from main() "
+                "built from source with the driver's cache warm (OpenCL loader %.1f of it)",
+                r->total * 1e3, r->loader * 1e3);
+        if (r->binary_measured)
+            fprintf(f, ", %.1f ms from a binary it stored itself (loader %.1f)", r->binary_total * 1e3,
+                    r->binary_loader * 1e3);
+        fputc('\n', f);
+    }
+    if (r->note[0])
+        fprintf(f, "  reference: a raw OpenCL program's first kernel: %s\n", r->note);
+}
+
 static void print_first(FILE *f, const bench_first *p)
 {
     if (!p->measured) {
@@ -300,6 +316,7 @@ void bench_print_table(FILE *f, const bench_report *r)
         fputc('\n', f);
         for (int dbl = 0; dbl < 2; dbl++)
             print_first(f, &dev->first[dbl]);
+        print_raw_first(f, &dev->raw_first);
         print_overhead(f, &dev->overhead);
     }
     if (r->quiet.waits)
@@ -425,7 +442,18 @@ void bench_print_json(FILE *f, const bench_report *r)
             json_num(f, p->forced_call, p->forced_total >= 0);
             fputc('}', f);
         }
-        fputs("],\n     \"tiny_add_overhead\": ", f);
+        fputs("],\n     \"raw_first_kernel_new_process\": ", f);
+        if (dev->raw_first.measured) {
+            fprintf(f, "{\"source_total_s\": %.6f, \"source_loader_s\": %.6f, \"binary_total_s\": ",
+                    dev->raw_first.total, dev->raw_first.loader);
+            json_num(f, dev->raw_first.binary_total, dev->raw_first.binary_measured);
+            fputs(", \"binary_loader_s\": ", f);
+            json_num(f, dev->raw_first.binary_loader, dev->raw_first.binary_measured);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\n     \"tiny_add_overhead\": ", f);
         const bench_overhead *o = &dev->overhead;
         if (o->measured)
             fprintf(f,

@@ -86,12 +86,24 @@ typedef struct bench_overhead {
     char note[160];
 } bench_overhead;
 
+/* The reference for the first matmul: a raw OpenCL program's first
+ * one-line kernel in a new process (see bench_first_raw.h). Seconds. */
+typedef struct bench_raw_first {
+    int measured;
+    double total;          /* main() to the result read back */
+    double loader;         /* ... of which the ICD loader's first clGetPlatformIDs */
+    int binary_measured;   /* the same with the program from a binary the program stored itself */
+    double binary_total, binary_loader;
+    char note[200];        /* why (part of) it was not measured */
+} bench_raw_first;
+
 typedef struct bench_device {
     clrt_device_info info;
     int emulator;
     int skipped;
     char note[256];        /* why it was skipped, or what failed */
     bench_first first[2];  /* [dbl] */
+    bench_raw_first raw_first;
     bench_overhead overhead;
 } bench_device;
 

@@ -175,9 +175,15 @@ static void each_target(const bench_report *r, target_fn fn, void *arg)
                      bench_dtype_name(dbl), p->n);
             t.value = p->overhead * 1e3;
             t.limit = 50;
+            char raw[96] = "";
+            if (dev->raw_first.binary_measured)
+                snprintf(raw, sizeof raw, "; a raw OpenCL one-line kernel %.1f ms (source), %.1f (binary)",
+                         dev->raw_first.total * 1e3, dev->raw_first.binary_total * 1e3);
+            else if (dev->raw_first.measured)
+                snprintf(raw, sizeof raw, "; a raw OpenCL one-line kernel %.1f ms", dev->raw_first.total * 1e3);
             snprintf(t.detail, sizeof t.detail,
-                     "%.1f ms in all, the same steps again %.1f ms; OpenCL loader %.1f of it; warm caches",
-                     p->total * 1e3, p->again * 1e3, p->loader * 1e3);
+                     "%.1f ms in all, the same steps again %.1f ms; OpenCL loader %.1f of it%s; warm caches",
+                     p->total * 1e3, p->again * 1e3, p->loader * 1e3, raw);
             fn(&t, arg);
         }
     }

@@ -26,6 +26,7 @@
 #include "bench_cases.h"
 #include "bench_clblast.h"
 #include "bench_first.h"
+#include "bench_first_raw.h"
 #include "bench_opts.h"
 #include "bench_out.h"
 #include "bench_overhead.h"
@@ -148,8 +149,10 @@ int main(int argc, char **argv)
         return 0;
     if (rc != 0)
         return 2;
-    if (opts.child_mode)
+    if (opts.child_mode == 1)
         return bench_first_child(&opts, t_main);
+    if (opts.child_mode == 2)
+        return bench_first_raw_child(&opts, t_main);
     if (opts.list) {
         list_devices();
         return 0;
@@ -211,6 +214,8 @@ int main(int argc, char **argv)
             if (opts.run_matmul && opts.child)
                 bench_first_measure(&report, &opts, &s, d, dbl);
         }
+        if (opts.run_matmul && opts.child)
+            bench_first_raw_measure(&report.devices[d], &s);
         if (opts.overhead && opts.run_add)
             bench_overhead_measure(&report.devices[d].overhead, &opts, &s);
         bench_session_close(&s);
