@@ -335,6 +335,10 @@ static unsigned *field(tune_params *p, int op, const char *name)
             return &p->mm.wgy;
         if (!strcmp(name, "vw"))
             return &p->mm.vw;
+        if (!strcmp(name, "tkp"))
+            return &p->mm.tkp;
+        if (!strcmp(name, "pack"))
+            return &p->mm.pack;
     } else {
         if (!strcmp(name, "vw"))
             return &p->add.vw;
@@ -364,13 +368,17 @@ static size_t axes_for(const tune_ctx *t, const tune_params *start, axis *ax)
         return n;
     }
     if (!start->mm.use_local) {
-        /* CPU register tiles: rows x vector columns of accumulators, k block, group height */
+        /* CPU register tiles: rows x vector columns of accumulators, k block, group height.
+         * At the tuning sizes B is packed (params.c, pack_pays), so the k block timed is
+         * tkp; tk, the block for B in place (small or thin products), is not searched:
+         * the tuner never times it, and a value picked by noise would go to disk. */
         AXIS("tm", 2, 4, 6, 8, 10, 12, 16);
         AXIS("tn", 16, 32, 48, 64, 8, 24);
-        AXIS("tk", 64, 128, 256, 512, 1024);
+        AXIS("tkp", 256, 512, 1024, 2048);
         AXIS("wgy", 1, 4, 8, 16, 32, 64);
         AXIS("vw", 4, 8, 16);
         AXIS("wgx", 1, 2, 4);
+        AXIS("pack", 0, 1);
     } else {
         /* GPU local tiles */
         AXIS("tm", 1, 2, 4, 8);
@@ -539,7 +547,7 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
     }
     adopt_last(&t, cur_rate);
     cur = def;
-    axis ax[8];
+    axis ax[12];
     size_t nax = axes_for(&t, &def, ax);
     for (int pass = 0; pass < o->tune_passes; pass++) {
         int changed = 0;
