@@ -243,6 +243,10 @@ static void print_tuned(FILE *f, const bench_report *r)
         fprintf(f, "      default %s\n      tuned   %s\n", t->params_default, t->params_tuned);
         if (t->note[0])
             fprintf(f, "      %s\n", t->note);
+        for (size_t k = 0; k < t->rejected && k < BENCH_TUNE_WHY; k++)
+            fprintf(f, "      rejected %s\n", t->rejected_why[k]);
+        if (t->rejected > BENCH_TUNE_WHY)
+            fprintf(f, "      (and %zu more rejected)\n", t->rejected - BENCH_TUNE_WHY);
         if (t->written)
             fprintf(f, "      written to %s\n", t->path);
     }
@@ -510,7 +514,12 @@ void bench_print_json(FILE *f, const bench_report *r)
         bench_json_str(f, t->params_tuned);
         fputs(", \"path\": ", f);
         bench_json_str(f, t->path);
-        fputc('}', f);
+        fputs(", \"rejected_why\": [", f);
+        for (size_t k = 0; k < t->rejected && k < BENCH_TUNE_WHY; k++) {
+            fputs(k ? ", " : "", f);
+            bench_json_str(f, t->rejected_why[k]);
+        }
+        fputs("]}", f);
     }
     fprintf(f, "\n  ],\n  \"idle_waits\": {\"waits\": %d, \"timeouts\": %d, \"blind\": %d, \"total_s\": %.3f, "
                "\"max_s\": %.3f},\n  \"targets\": ",

@@ -107,6 +107,9 @@ typedef struct bench_device {
     bench_overhead overhead;
 } bench_device;
 
+/* How many rejected candidates a tuning line says why of. */
+enum { BENCH_TUNE_WHY = 4 };
+
 /* One line per tuned (op, dtype) of a device, for the report. */
 typedef struct bench_tuned_line {
     size_t device;
@@ -115,6 +118,7 @@ typedef struct bench_tuned_line {
     double default_rate, tuned_rate;
     double speedup;            /* tuned over default, side by side (geometric mean of two sizes) */
     size_t tried, rejected;
+    char rejected_why[BENCH_TUNE_WHY][256]; /* the first few: "params: why" */
     char params_default[160], params_tuned[160];
     char path[512];
     char note[400];

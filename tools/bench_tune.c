@@ -21,6 +21,7 @@
 
 #include <clrt/clrt.h>
 
+#include "debug.h"
 #include "internal.h"
 #include "tune_space.h"
 #include "tuned.h"
@@ -62,6 +63,8 @@ typedef struct tune_ctx {
     /* host inputs, large enough for every timing size */
     void *ha, *hb;
     size_t tried, rejected;
+    /* why the first few rejected candidates were, for the report */
+    char rejected_why[BENCH_TUNE_WHY][256];
     /* the best so far and the last candidate, open, for timing side by side */
     cand best, last;
     timed best_r[3], last_r[3];
@@ -138,48 +141,85 @@ static int cand_open(tune_ctx *t, const tune_params *p, cand *c)
     return CLRT_OK;
 }
 
-/* Run (op, dtype) once on c at shape (m, n, k) or add over n; compare all of
- * it (every row: these shapes are small, and an edge path may touch one). */
-static int verify_shape(tune_ctx *t, cand *c, size_t m, size_t n, size_t k)
+/* Run (op, dtype) once on c at shape (m, n, k) or add over n; compare `rows`
+ * rows of the result, spread from the first to the last (all of them for the
+ * small shapes: an edge path may touch one), or all of an add. 0 when right,
+ * else why says what went wrong. */
+static int verify_shape(tune_ctx *t, cand *c, size_t m, size_t n, size_t k, size_t rows, char *why, size_t cap)
 {
     bench_case sh = case_at(t, m, n, k);
     size_t na = t->op == BENCH_MATMUL ? m * k : n, nb = t->op == BENCH_MATMUL ? k * n : n;
     size_t nc = t->op == BENCH_MATMUL ? m * n : n;
     void *a = malloc(na * t->elem), *b = malloc(nb * t->elem), *out = malloc(nc * t->elem);
     bench_bufs d;
-    char why[256];
-    int ok = 0;
+    char bwhy[256];
+    int st = CLRT_ENOMEM;
+    size_t wrong = 0;
     if (a && b && out) {
         bench_fill(a, t->dbl, na, 11);
         bench_fill(b, t->dbl, nb, 12);
     }
-    if (a && b && out && bench_bufs_make(&d, c->ctx, c->q, &sh, a, b, 0, why, sizeof why) == CLRT_OK) {
+    if (a && b && out && (st = bench_bufs_make(&d, c->ctx, c->q, &sh, a, b, 0, bwhy, sizeof bwhy)) == CLRT_OK) {
         bench_dev_run r = {.q = c->q, .a = d.a, .b = d.b, .c = d.c, .op = t->op};
-        if (bench_run_dev(&r) == CLRT_OK && clrt_buffer_read(c->q, d.c, out, nc) == CLRT_OK)
-            ok = (t->op == BENCH_MATMUL ? bench_check_matmul(t->dbl, a, b, out, m, n, k, m, NULL)
-                                        : bench_check_add(t->dbl, a, b, out, n)) == 0;
+        st = bench_run_dev(&r);
+        if (st == CLRT_OK)
+            st = clrt_buffer_read(c->q, d.c, out, nc);
+        if (st == CLRT_OK)
+            wrong = t->op == BENCH_MATMUL ? bench_check_matmul(t->dbl, a, b, out, m, n, k, rows, NULL)
+                                          : bench_check_add(t->dbl, a, b, out, n);
         bench_bufs_free(&d);
     }
     free(a);
     free(b);
     free(out);
-    return ok;
+    if (st != CLRT_OK)
+        snprintf(why, cap, "at %zux%zux%zu: %s", m, n, k, clrt_status_name(st));
+    else if (wrong)
+        snprintf(why, cap, "WRONG RESULT at %zux%zux%zu (%zu elements)", m, n, k, wrong);
+    return st == CLRT_OK && wrong == 0;
+}
+
+/* A matmul shape that takes the packed path of the CPU kernel with c's
+ * parameters (params.c: pack_pays), which the search sizes run: 0 when the
+ * parameters never pack. */
+static int packed_shape(const tune_ctx *t, const cand *c, size_t shape[3])
+{
+    const clrt_matmul_params *p = &c->fitted.mm;
+    if (p->use_local || p->pack == 0)
+        return 0;
+    size_t m = 4 * (size_t)p->wgy * p->tm + 7, n = 2 * (size_t)p->tn + 5; /* edge tiles both ways */
+    if (m < 519)
+        m = 519;
+    if (n < 517)
+        n = 517;
+    size_t k = (size_t)(640.0 * 640.0 * 640.0 / ((double)m * (double)n)) + 3;
+    size_t scratch = clrt__pack_scratch_max(clrt_matmul_pack_scratch_max(&t->facts));
+    if (clrt_matmul_pack_panels(p, m, n, k, t->elem, scratch) == 0)
+        return 0;
+    shape[0] = m;
+    shape[1] = n;
+    shape[2] = k;
+    return 1;
 }
 
 /* Shapes that take every path of the kernels: edge tiles, matrices thinner
- * than a tile, k not a multiple of the k block, K = 1; odd add lengths. */
-static int verify(tune_ctx *t, cand *c)
+ * than a tile, k not a multiple of the k block, K = 1, B packed; odd add
+ * lengths. 1 when all are right, else why says which was not. */
+static int verify(tune_ctx *t, cand *c, char *why, size_t cap)
 {
     if (t->op == BENCH_MATMUL) {
         static const size_t shapes[][3] = {{67, 83, 777}, {5, 7, 33}, {129, 1, 65}, {1, 131, 17}, {40, 50, 1}};
         for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
-            if (!verify_shape(t, c, shapes[i][0], shapes[i][1], shapes[i][2]))
+            if (!verify_shape(t, c, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][0], why, cap))
                 return 0;
+        size_t big[3];
+        if (packed_shape(t, c, big) && !verify_shape(t, c, big[0], big[1], big[2], BENCH_CHECK_ROWS, why, cap))
+            return 0;
         return 1;
     }
     static const size_t lens[] = {1, 17, 100003};
     for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
-        if (!verify_shape(t, c, 1, lens[i], 0))
+        if (!verify_shape(t, c, 1, lens[i], 0, 1, why, cap))
             return 0;
     return 1;
 }
@@ -212,6 +252,14 @@ static void timed_free_all(timed *r, size_t n)
         timed_free(&r[i]);
 }
 
+/* Count a rejected candidate (key), and keep why for the report. */
+static void reject(tune_ctx *t, const char *key, const char *why)
+{
+    if (t->rejected < BENCH_TUNE_WHY)
+        snprintf(t->rejected_why[t->rejected], sizeof t->rejected_why[0], "%.90s: %.160s", key, why);
+    t->rejected++;
+}
+
 /* Evaluate p: check it, build it, verify it, then time it side by side with
  * the current best (t->best, when there is one) at each search size.
  * Returns its score: its speed relative to the defaults, estimated as the
@@ -231,7 +279,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     int valid = t->op == BENCH_MATMUL ? clrt__matmul_params_check(&t->facts, t->elem, &p->mm, why, sizeof why)
                                       : clrt__add_params_check(&t->facts, t->elem, &p->add, why, sizeof why);
     if (valid != 0) {
-        t->rejected++;
+        reject(t, key, why);
         remember(t, key, p, 0);
         return 0;
     }
@@ -239,8 +287,10 @@ static double evaluate(tune_ctx *t, const tune_params *p)
                    bench_dtype_name(t->dbl), t->tried, key);
     cand *c = &t->last;
     double score = 0;
-    if (cand_open(t, p, c) != CLRT_OK) {
-        t->rejected++;
+    int st = cand_open(t, p, c);
+    if (st != CLRT_OK) {
+        snprintf(why, sizeof why, "%s: %.150s", clrt_status_name(st), clrt_error_message());
+        reject(t, key, why);
         remember(t, key, p, 0);
         return 0;
     }
@@ -250,8 +300,8 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     struct seen *fe = strcmp(fkey, key) ? find_seen(t, fkey) : NULL;
     if (fe) {
         score = fe->rate;
-    } else if (!verify(t, c)) {
-        t->rejected++;
+    } else if (!verify(t, c, why, sizeof why)) {
+        reject(t, key, why);
     } else {
         double logsum = 0;
         int ok = 1;
@@ -624,6 +674,7 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
 done:
     line->tried = t.tried;
     line->rejected = t.rejected;
+    memcpy(line->rejected_why, t.rejected_why, sizeof line->rejected_why);
     free(t.ha);
     free(t.hb);
     free(t.seen);
