@@ -43,7 +43,7 @@
 #define WGX 1
 #endif
 #ifndef WGY
-#define WGY 16
+#define WGY 1
 #endif
 #ifndef VW
 #define VW 16
@@ -76,7 +76,9 @@
  * NV vector loads of B and TM broadcasts of A feed TM*NV FMAs. The WGY work-items of a
  * group share the same TN-column panel of B; the barrier after every TK steps of k
  * makes them all walk the same TK x TN block of that panel while it is in cache
- * (measured on POCL at 2048^3: TK=256 ~30% faster than no k blocking).
+ * (measured on POCL at 2048^3: TK=256 ~30% faster than no k blocking). Once B is
+ * packed (below) that sharing no longer pays for the barrier: the CPU default is a
+ * group of one work-item (src/params.c), the sharing stays for the tuner to try.
  * No local memory: on CPU drivers it is ordinary memory, and staging the B block in
  * __local (a packed copy) measured half the speed on POCL.
  *

@@ -8,7 +8,7 @@
  *   platform Portable Computing Language
  *   device pthread-skylake-avx512-AMD EPYC
  *   driver 3.1+debian
- *   matmul float32 use_local=0 tm=8 tn=48 tk=256 tkp=1024 wgx=1 wgy=16 pack=1 vw=16
+ *   matmul float32 use_local=0 tm=8 tn=48 tk=256 tkp=1024 wgx=1 wgy=1 pack=1 vw=16
  *   add float32 vw=16 items=1 wg=1024
  *   check 5b1c0e4f2d3a6978
  *

@@ -32,7 +32,8 @@ void bench_usage(FILE *f)
         "                    fewer repetitions, no cold-compile measurement\n"
         "\n"
         "How long\n"
-        "  --reps N          at most N timed runs per case (default 15; --quick 5)\n"
+        "  --reps N          at most N timed runs per case (default 31; --quick 5): what\n"
+        "                    ends short cases; longer ones end once --min-time is spent\n"
         "  --min-reps N      at least N (default 3; --quick 2), unless one round of all\n"
         "                    implementations passes --max-time\n"
         "  --min-time S      keep repeating a case for S seconds (default 1; --quick 0.2)\n"
@@ -420,7 +421,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         o->nadd = o->quick ? sizeof quick_add / sizeof *quick_add : sizeof default_add / sizeof *default_add;
         memcpy(o->add, src, o->nadd * sizeof *src);
     }
-    o->max_reps = reps > 0 ? reps : (o->quick ? 5 : 15);
+    o->max_reps = reps > 0 ? reps : (o->quick ? 5 : 31);
     o->min_reps = min_reps > 0 ? min_reps : (o->quick ? 2 : 3);
     if (o->min_reps > o->max_reps)
         o->min_reps = o->max_reps;
