@@ -189,11 +189,17 @@ void bench_first_raw_measure(bench_device *dev, const bench_session *s)
     if (median_raw(pd, "-", &r->total, &r->loader, &from_binary, r->note, sizeof r->note) != 0)
         return;
     r->measured = 1;
-    /* the same from a binary the program stored itself, in a file of ours */
+    /* the same from a binary the program stored itself, in a new empty file of
+     * ours (mkstemp: nobody else's file or link), which the first child fills */
     const char *tmp = getenv("TMPDIR");
     char bin[512];
-    snprintf(bin, sizeof bin, "%s/clrt-bench-raw-%ld.bin", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-    remove(bin);
+    snprintf(bin, sizeof bin, "%s/clrt-bench-raw-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(bin);
+    if (fd < 0) {
+        snprintf(r->note, sizeof r->note, "no temporary file for the binary: from source only");
+        return;
+    }
+    close(fd);
     if (median_raw(pd, bin, &r->binary_total, &r->binary_loader, &from_binary, r->note, sizeof r->note) == 0 &&
         from_binary)
         r->binary_measured = 1;

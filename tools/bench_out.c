@@ -197,11 +197,14 @@ static void print_first(FILE *f, const bench_first *p)
             "(%u platforms) + context %.1f + buffers %.1f + call %.1f + finish %.1f%s\n",
             bench_dtype_name(p->dbl), p->n, p->total * 1e3, p->loader * 1e3, p->platforms, p->context * 1e3,
             p->buffers * 1e3, p->call * 1e3, p->finish * 1e3, p->ok ? "" : " (RESULT WRONG)");
+    char kernel[64] = "";
+    if (p->work > 0)
+        snprintf(kernel, sizeof kernel, "; the kernel alone %.1f ms", p->work * 1e3);
     fprintf(f,
             "    the same steps again in that process %.1f ms (buffers %.1f + call %.1f + finish %.1f) -> being first "
-            "cost %.1f ms; the kernel alone %.1f ms\n",
+            "cost %.1f ms%s\n",
             p->again * 1e3, p->again_buffers * 1e3, p->again_call * 1e3, p->again_finish * 1e3, p->overhead * 1e3,
-            p->work * 1e3);
+            kernel);
     fprintf(f, "    (median of 3 new processes; before main(): %.1f ms of exec and loading, clrt-bench's OpenBLAS and "
                "CLBlast included)\n",
             p->spawn_to_main * 1e3);
@@ -237,16 +240,16 @@ static void print_tuned(FILE *f, const bench_report *r)
     for (size_t i = 0; i < r->ntuned; i++) {
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "  device %zu %-6s %s: default %.1f %s, tuned %.1f (x%.2f side by side) after %zu candidates (%zu "
-                   "rejected)\n",
+                   "rejected, %zu for a wrong result)\n",
                 r->devices[t->device].info.index, bench_op_name(t->op), bench_dtype_name(t->dbl),
-                t->default_rate, bench_unit(t->op), t->tuned_rate, t->speedup, t->tried, t->rejected);
+                t->default_rate, bench_unit(t->op), t->tuned_rate, t->speedup, t->tried, t->rejected, t->wrong);
         fprintf(f, "      default %s\n      tuned   %s\n", t->params_default, t->params_tuned);
         if (t->note[0])
             fprintf(f, "      %s\n", t->note);
-        for (size_t k = 0; k < t->rejected && k < BENCH_TUNE_WHY; k++)
+        for (size_t k = 0; k < t->kept_why; k++)
             fprintf(f, "      rejected %s\n", t->rejected_why[k]);
-        if (t->rejected > BENCH_TUNE_WHY)
-            fprintf(f, "      (and %zu more rejected)\n", t->rejected - BENCH_TUNE_WHY);
+        if (t->rejected > t->kept_why)
+            fprintf(f, "      (and %zu more rejected)\n", t->rejected - t->kept_why);
         if (t->written)
             fprintf(f, "      written to %s\n", t->path);
     }
@@ -432,11 +435,12 @@ void bench_print_json(FILE *f, const bench_report *r)
             fprintf(f, "%s{\"dtype\": \"%s\", \"n\": %zu, \"ok\": %s, \"total_s\": %.6f, \"before_main_s\": %.6f, "
                        "\"loader_s\": %.6f, \"platforms\": %u, \"context_s\": %.6f, \"buffers_s\": %.6f, "
                        "\"call_s\": %.6f, \"finish_s\": %.6f, \"again_s\": %.6f, \"again_buffers_s\": %.6f, "
-                       "\"again_call_s\": %.6f, \"again_finish_s\": %.6f, \"overhead_s\": %.6f, \"kernel_s\": %.6f, "
-                       "\"cold_total_s\": ",
+                       "\"again_call_s\": %.6f, \"again_finish_s\": %.6f, \"overhead_s\": %.6f, \"kernel_s\": ",
                     n++ ? ", " : "", bench_dtype_name(dbl), p->n, p->ok ? "true" : "false", p->total,
                     p->spawn_to_main, p->loader, p->platforms, p->context, p->buffers, p->call, p->finish, p->again,
-                    p->again_buffers, p->again_call, p->again_finish, p->overhead, p->work);
+                    p->again_buffers, p->again_call, p->again_finish, p->overhead);
+            json_num(f, p->work, p->work > 0);
+            fputs(", \"cold_total_s\": ", f);
             json_num(f, p->cold_total, p->cold_total >= 0);
             fputs(", \"cold_overhead_s\": ", f);
             json_num(f, p->cold_overhead, p->cold_total >= 0);
@@ -505,17 +509,17 @@ void bench_print_json(FILE *f, const bench_report *r)
     for (size_t i = 0; i < r->ntuned; i++) {
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "%s\n    {\"device\": %zu, \"op\": \"%s\", \"dtype\": \"%s\", \"default_rate\": %.3f, "
-                   "\"tuned_rate\": %.3f, \"speedup\": %.4f, \"tried\": %zu, \"rejected\": %zu, \"written\": %s, \"params_default\": ",
+                   "\"tuned_rate\": %.3f, \"speedup\": %.4f, \"tried\": %zu, \"rejected\": %zu, \"wrong\": %zu, \"written\": %s, \"params_default\": ",
                 i ? "," : "", r->devices[t->device].info.index, bench_op_name(t->op),
                 bench_dtype_name(t->dbl), t->default_rate, t->tuned_rate, t->speedup, t->tried, t->rejected,
-                t->written ? "true" : "false");
+                t->wrong, t->written ? "true" : "false");
         bench_json_str(f, t->params_default);
         fputs(", \"params_tuned\": ", f);
         bench_json_str(f, t->params_tuned);
         fputs(", \"path\": ", f);
         bench_json_str(f, t->path);
         fputs(", \"rejected_why\": [", f);
-        for (size_t k = 0; k < t->rejected && k < BENCH_TUNE_WHY; k++) {
+        for (size_t k = 0; k < t->kept_why; k++) {
             fputs(k ? ", " : "", f);
             bench_json_str(f, t->rejected_why[k]);
         }

@@ -118,7 +118,9 @@ typedef struct bench_tuned_line {
     double default_rate, tuned_rate;
     double speedup;            /* tuned over default, side by side (geometric mean of two sizes) */
     size_t tried, rejected;
-    char rejected_why[BENCH_TUNE_WHY][256]; /* the first few: "params: why" */
+    size_t wrong;              /* ... of them for a wrong result: a kernel bug */
+    char rejected_why[BENCH_TUNE_WHY][256]; /* "params: why", every wrong result among them */
+    size_t kept_why;           /* how many of rejected_why are filled */
     char params_default[160], params_tuned[160];
     char path[512];
     char note[400];

@@ -171,7 +171,7 @@ static void each_target(const bench_report *r, target_fn fn, void *arg)
             memset(&t, 0, sizeof t);
             t.device = d;
             t.upper = 1;
-            snprintf(t.name, sizeof t.name, "new process first matmul %s %zu, ms over the work",
+            snprintf(t.name, sizeof t.name, "new process first matmul %s %zu, ms over it warm",
                      bench_dtype_name(dbl), p->n);
             t.value = p->overhead * 1e3;
             t.limit = 50;

@@ -62,9 +62,10 @@ typedef struct tune_ctx {
     size_t nfinal;
     /* host inputs, large enough for every timing size */
     void *ha, *hb;
-    size_t tried, rejected;
-    /* why the first few rejected candidates were, for the report */
+    size_t tried, rejected, wrong;
+    /* why some rejected candidates were, for the report (see reject) */
     char rejected_why[BENCH_TUNE_WHY][256];
+    size_t kept_why;
     /* the best so far and the last candidate, open, for timing side by side */
     cand best, last;
     timed best_r[3], last_r[3];
@@ -252,12 +253,20 @@ static void timed_free_all(timed *r, size_t n)
         timed_free(&r[i]);
 }
 
-/* Count a rejected candidate (key), and keep why for the report. */
-static void reject(tune_ctx *t, const char *key, const char *why)
+/* Count a rejected candidate (key), and keep why for the report: the first
+ * few reasons, and every wrong result ahead of the rest (a wrong result from
+ * parameters the kernel accepts is a kernel bug, never to be lost). */
+static void reject(tune_ctx *t, const char *key, const char *why, int wrong)
 {
-    if (t->rejected < BENCH_TUNE_WHY)
-        snprintf(t->rejected_why[t->rejected], sizeof t->rejected_why[0], "%.90s: %.160s", key, why);
+    size_t slot = t->kept_why < BENCH_TUNE_WHY ? t->kept_why++ : BENCH_TUNE_WHY;
+    /* all kept: a wrong result takes the place of the last reason that is not one */
+    for (size_t i = BENCH_TUNE_WHY; slot == BENCH_TUNE_WHY && wrong && i-- > 0;)
+        if (!strstr(t->rejected_why[i], "WRONG RESULT"))
+            slot = i;
+    if (slot < BENCH_TUNE_WHY)
+        snprintf(t->rejected_why[slot], sizeof t->rejected_why[0], "%.90s: %.160s", key, why);
     t->rejected++;
+    t->wrong += wrong != 0;
 }
 
 /* Evaluate p: check it, build it, verify it, then time it side by side with
@@ -279,7 +288,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     int valid = t->op == BENCH_MATMUL ? clrt__matmul_params_check(&t->facts, t->elem, &p->mm, why, sizeof why)
                                       : clrt__add_params_check(&t->facts, t->elem, &p->add, why, sizeof why);
     if (valid != 0) {
-        reject(t, key, why);
+        reject(t, key, why, 0);
         remember(t, key, p, 0);
         return 0;
     }
@@ -290,7 +299,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     int st = cand_open(t, p, c);
     if (st != CLRT_OK) {
         snprintf(why, sizeof why, "%s: %.150s", clrt_status_name(st), clrt_error_message());
-        reject(t, key, why);
+        reject(t, key, why, 0);
         remember(t, key, p, 0);
         return 0;
     }
@@ -301,7 +310,7 @@ static double evaluate(tune_ctx *t, const tune_params *p)
     if (fe) {
         score = fe->rate;
     } else if (!verify(t, c, why, sizeof why)) {
-        reject(t, key, why);
+        reject(t, key, why, strncmp(why, "WRONG RESULT", 12) == 0);
     } else {
         double logsum = 0;
         int ok = 1;
@@ -400,6 +409,16 @@ static unsigned *field(tune_params *p, int op, const char *name)
     return NULL;
 }
 
+/* 1 when p packs B at every search size (n x n x n). */
+static int packs_at_search_sizes(const tune_ctx *t, const clrt_matmul_params *p)
+{
+    size_t scratch = clrt__pack_scratch_max(clrt_matmul_pack_scratch_max(&t->facts));
+    for (size_t i = 0; i < t->nsizes; i++)
+        if (clrt_matmul_pack_panels(p, t->sizes[i], t->sizes[i], t->sizes[i], t->elem, scratch) == 0)
+            return 0;
+    return t->nsizes > 0;
+}
+
 static size_t axes_for(const tune_ctx *t, const tune_params *start, axis *ax)
 {
     size_t n = 0;
@@ -419,16 +438,21 @@ static size_t axes_for(const tune_ctx *t, const tune_params *start, axis *ax)
     }
     if (!start->mm.use_local) {
         /* CPU register tiles: rows x vector columns of accumulators, k block, group height.
-         * At the tuning sizes B is packed (params.c, pack_pays), so the k block timed is
-         * tkp; tk, the block for B in place (small or thin products), is not searched:
-         * the tuner never times it, and a value picked by noise would go to disk. */
+         * The k block searched is the one the search sizes run: tkp where the defaults
+         * pack B at all of them (params.c, pack_pays: at the default 1024 and 2048), with
+         * packing on or off; else tk. The other is never timed, and a value picked by
+         * noise would go to disk. */
         AXIS("tm", 2, 4, 6, 8, 10, 12, 16);
         AXIS("tn", 16, 32, 48, 64, 8, 24);
-        AXIS("tkp", 256, 512, 1024, 2048);
+        if (packs_at_search_sizes(t, &start->mm)) {
+            AXIS("tkp", 256, 512, 1024, 2048);
+            AXIS("pack", 0, 1);
+        } else {
+            AXIS("tk", 64, 128, 256, 512, 1024);
+        }
         AXIS("wgy", 1, 4, 8, 16, 32, 64);
         AXIS("vw", 4, 8, 16);
         AXIS("wgx", 1, 2, 4);
-        AXIS("pack", 0, 1);
     } else {
         /* GPU local tiles */
         AXIS("tm", 1, 2, 4, 8);
@@ -674,6 +698,8 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, benc
 done:
     line->tried = t.tried;
     line->rejected = t.rejected;
+    line->wrong = t.wrong;
+    line->kept_why = t.kept_why;
     memcpy(line->rejected_why, t.rejected_why, sizeof line->rejected_why);
     free(t.ha);
     free(t.hb);
