@@ -109,10 +109,10 @@ static atomic_size_t pack_scratch_max;
 
 void clrt_debug_pack_scratch_max(size_t bytes) { atomic_store(&pack_scratch_max, bytes); }
 
-size_t clrt__pack_scratch_max(size_t dflt)
+size_t clrt__pack_scratch_max(const clrt_device_facts *dev)
 {
     size_t v = atomic_load_explicit(&pack_scratch_max, memory_order_relaxed);
-    return v ? v : dflt;
+    return v ? v : clrt_matmul_pack_scratch_max(dev);
 }
 
 static atomic_ulong cache_outcomes[3];

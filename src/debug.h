@@ -60,7 +60,9 @@ void clrt_debug_override_matmul(const clrt_matmul_params *p);
 /* The most bytes of scratch a queue may hold for packing B (0: back to the library's
  * default). A small value makes matmul pack in several launches. */
 void clrt_debug_pack_scratch_max(size_t bytes);
-size_t clrt__pack_scratch_max(size_t dflt);
+/* The scratch limit matmul packs B within on dev: the seam's value when set,
+ * else clrt_matmul_pack_scratch_max(dev). */
+size_t clrt__pack_scratch_max(const clrt_device_facts *dev);
 void clrt_debug_override_add(const clrt_add_params *p);
 /* 1 and *out filled when an override is set. */
 int clrt__override_matmul(clrt_matmul_params *out);

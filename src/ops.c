@@ -316,7 +316,7 @@ int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_
         return status;
     cl_uint M = (cl_uint)a->rows, K = (cl_uint)a->cols, N = (cl_uint)b->cols;
     if (k->pack) {
-        size_t max_scratch = clrt__pack_scratch_max(clrt_matmul_pack_scratch_max(&q->ctx->facts));
+        size_t max_scratch = clrt__pack_scratch_max(&q->ctx->facts);
         size_t elem = clrt__dtype_size((int)a->dtype);
         size_t per = clrt_matmul_pack_panels(&k->params.matmul, M, N, K, elem, max_scratch);
         int done = 0;

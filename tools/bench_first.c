@@ -133,8 +133,10 @@ static int spawn_first_call(const bench_session *s, int dbl, size_t n, bench_chi
     return 0;
 }
 
-/* The steady time of the n x n matmul in this run, or a short measurement. */
-static double work_of(const bench_report *report, bench_session *s, size_t dev_index, int dbl, size_t n)
+/* The steady median of the n x n matmul kernel in this run, for the report
+ * (the first call is judged against the same steps again, not this); -1
+ * when the run did not time that size. */
+static double work_of(const bench_report *report, size_t dev_index, int dbl, size_t n)
 {
     for (size_t i = 0; i < report->ncases; i++) {
         const bench_case *c = &report->cases[i];
@@ -142,26 +144,7 @@ static double work_of(const bench_report *report, bench_session *s, size_t dev_i
             bench_result_usable(&c->r[IMPL_CLRT]))
             return c->r[IMPL_CLRT].st.median;
     }
-    bench_case tmp = {0};
-    tmp.op = BENCH_MATMUL;
-    tmp.dbl = dbl;
-    tmp.m = tmp.n = tmp.k = n;
-    size_t es = dbl ? 8 : 4;
-    void *ha = calloc(n * n, es), *hb = calloc(n * n, es);
-    double t = -1;
-    bench_bufs d;
-    char why[256];
-    if (ha && hb && bench_bufs_make(&d, s->ctx, s->q, &tmp, ha, hb, 0, why, sizeof why) == CLRT_OK) {
-        bench_dev_run r = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = BENCH_MATMUL};
-        bench_impl impl = {.run = bench_run_dev, .arg = &r};
-        bench_budget b = {1, 3, 5, 0.2, 5};
-        if (bench_measure(&impl, 1, &b) == 0)
-            t = impl.stats.median;
-        bench_bufs_free(&d);
-    }
-    free(ha);
-    free(hb);
-    return t;
+    return -1;
 }
 
 /* From main() to the result, less the time the child spent making inputs.
@@ -224,7 +207,7 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
     p->again_call = t.again_call;
     p->again_finish = t.again_finish;
     p->overhead = overhead_of(&t);
-    p->work = work_of(report, s, dev_index, dbl, p->n);
+    p->work = work_of(report, dev_index, dbl, p->n);
     p->ok = ok;
     p->measured = 1;
     if (opts->cold) {

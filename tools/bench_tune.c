@@ -180,6 +180,12 @@ static int verify_shape(tune_ctx *t, cand *c, size_t m, size_t n, size_t k, size
     return st == CLRT_OK && wrong == 0;
 }
 
+/* 1 when matmul with p packs B at m x n x k, as src/ops.c decides it. */
+static int packs(const tune_ctx *t, const clrt_matmul_params *p, size_t m, size_t n, size_t k)
+{
+    return clrt_matmul_pack_panels(p, m, n, k, t->elem, clrt__pack_scratch_max(&t->facts)) > 0;
+}
+
 /* A matmul shape that takes the packed path of the CPU kernel with c's
  * parameters (params.c: pack_pays), which the search sizes run: 0 when the
  * parameters never pack. */
@@ -194,8 +200,7 @@ static int packed_shape(const tune_ctx *t, const cand *c, size_t shape[3])
     if (n < 517)
         n = 517;
     size_t k = (size_t)(640.0 * 640.0 * 640.0 / ((double)m * (double)n)) + 3;
-    size_t scratch = clrt__pack_scratch_max(clrt_matmul_pack_scratch_max(&t->facts));
-    if (clrt_matmul_pack_panels(p, m, n, k, t->elem, scratch) == 0)
+    if (!packs(t, p, m, n, k))
         return 0;
     shape[0] = m;
     shape[1] = n;
@@ -412,9 +417,8 @@ static unsigned *field(tune_params *p, int op, const char *name)
 /* 1 when p packs B at every search size (n x n x n). */
 static int packs_at_search_sizes(const tune_ctx *t, const clrt_matmul_params *p)
 {
-    size_t scratch = clrt__pack_scratch_max(clrt_matmul_pack_scratch_max(&t->facts));
     for (size_t i = 0; i < t->nsizes; i++)
-        if (clrt_matmul_pack_panels(p, t->sizes[i], t->sizes[i], t->sizes[i], t->elem, scratch) == 0)
+        if (!packs(t, p, t->sizes[i], t->sizes[i], t->sizes[i]))
             return 0;
     return t->nsizes > 0;
 }
