@@ -29,6 +29,7 @@ lib=$(find "$prefix" -name 'libclrt.so' | head -n1)
 [ -n "$lib" ] || { echo "no libclrt.so under $prefix"; exit 1; }
 libdir=$(dirname "$lib")
 for f in "$prefix/include/clrt/clrt.h" "$prefix/include/clrt/clrt_cl.h" "$prefix/include/clrt/clrt_kernel.h" \
+         "$prefix/include/clrt/clrt_tune.h" \
          "$prefix/include/clrt/clrt_export.h" "$libdir/libclrt.a" "$libdir/cmake/clrt/clrtConfig.cmake" \
          "$libdir/cmake/clrt/clrtConfigVersion.cmake" "$libdir/cmake/clrt/clrtTargets.cmake" \
          "$libdir/pkgconfig/clrt.pc" "$libdir/pkgconfig/clrt-static.pc" "$libdir/libclrt-static.a"; do

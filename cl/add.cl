@@ -1,7 +1,7 @@
 /* add: c = a + b over n elements. OpenCL C 1.2.
  *
- * Build options (defaults below; src/params.c picks them per device):
- *   REAL   float or double (double needs CLRT_FP64=1, which enables cl_khr_fp64)
+ * Build options (src/k_add.h lists them; src/k_add.c picks them per device; REAL,
+ * VW and the vector macros come from the prelude, cl/common.cl):
  *   VW     vector width (1, 2, 4, 8, 16): explicit vectors, since POCL's implicit
  *          vectorisation of the scalar form was measured 1.7x slower
  *   ITEMS  vectors per work-item
@@ -13,39 +13,16 @@
  * work-items touch consecutive vectors (coalesced on GPUs) and each group streams one
  * contiguous block (good for CPU prefetchers). On POCL (1e7 floats) this ran at the
  * speed of a 2-thread host loop; grid-stride (vector g*WG+l + j*global_size) reached
- * only ~55% of it, and ITEMS > 1 gained nothing there (params.c uses ITEMS=1).
+ * only ~55% of it, and ITEMS > 1 gained nothing there (k_add.c uses ITEMS=1).
  * c may alias a or b (in place): every element is read before it is written by the
  * same work-item, and no restrict is used.
  */
 
-#if defined(CLRT_FP64) && CLRT_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef VW
-#define VW 16
-#endif
 #ifndef ITEMS
 #define ITEMS 1
 #endif
 #ifndef WG
-#define WG 1024
-#endif
-
-#define CLRT_CAT_(a, b) a##b
-#define CLRT_CAT(a, b) CLRT_CAT_(a, b)
-
-#if VW == 1
-#define REALV REAL
-#define VLOAD(i, p) ((p)[i])
-#define VSTORE(v, i, p) ((p)[i] = (v))
-#else
-#define REALV CLRT_CAT(REAL, VW)
-#define VLOAD(i, p) CLRT_CAT(vload, VW)((i), (p))
-#define VSTORE(v, i, p) CLRT_CAT(vstore, VW)((v), (i), (p))
+#define WG 64
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

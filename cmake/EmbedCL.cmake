@@ -1,36 +1,46 @@
 # Turns one OpenCL C file into a C source defining
 #   const char <SYMBOL>[] = { ...bytes..., 0 };
+# with the kernel prelude (cl/common.cl) in front of it and a #line directive
+# between, so that build logs name the kernel's own file and lines.
 # Run as a script at build time (see clrt_embed_cl below), so that editing a
-# .cl file rebuilds the library. Usage when included: clrt_embed_cl(<out-var> <file>...).
+# .cl file, or the prelude, rebuilds the library.
+# Usage when included: clrt_embed_cl(<out-var> PRELUDE <common.cl> <file>...).
 
 if(CMAKE_SCRIPT_MODE_FILE)
-  # Script mode: -DINPUT=<file.cl> -DOUTPUT=<file.c> -DSYMBOL=<name>
+  # Script mode: -DPRELUDE=<common.cl> -DINPUT=<file.cl> -DOUTPUT=<file.c> -DSYMBOL=<name>
+  get_filename_component(name "${INPUT}" NAME)
+  file(READ "${PRELUDE}" prelude_hex HEX)
+  string(HEX "\n#line 1 \"${name}\"\n" line_hex)
   file(READ "${INPUT}" hex HEX)
+  set(hex "${prelude_hex}${line_hex}${hex}")
   # 0x.. for every byte, a line break every 16 bytes to keep compilers happy
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "((0x[0-9a-f][0-9a-f],){16})" "\\1\n    " bytes "${bytes}")
-  get_filename_component(name "${INPUT}" NAME)
+  get_filename_component(prelude_name "${PRELUDE}" NAME)
   file(WRITE "${OUTPUT}"
-    "/* Generated from cl/${name} by cmake/EmbedCL.cmake. Do not edit. */\n"
+    "/* Generated from cl/${prelude_name} and cl/${name} by cmake/EmbedCL.cmake. Do not edit. */\n"
+    "extern const char ${SYMBOL}[];\n"
     "const char ${SYMBOL}[] = {\n    ${bytes}0x00};\n")
   return()
 endif()
 
 set(CLRT_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 
-# clrt_embed_cl(<out-var> <file.cl>...): C sources named clrt_cl_<stem>.c in the
-# build tree, each defining clrt_cl_<stem>.
+# clrt_embed_cl(<out-var> PRELUDE <common.cl> <file.cl>...): C sources named
+# clrt_cl_<stem>.c in the build tree, each defining clrt__cl_<stem>.
 function(clrt_embed_cl out_var)
+  cmake_parse_arguments(arg "" "PRELUDE" "" ${ARGN})
+  get_filename_component(prelude "${arg_PRELUDE}" ABSOLUTE)
   set(sources)
-  foreach(cl IN LISTS ARGN)
+  foreach(cl IN LISTS arg_UNPARSED_ARGUMENTS)
     get_filename_component(stem "${cl}" NAME_WE)
     get_filename_component(abs "${cl}" ABSOLUTE)
     set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded/clrt_cl_${stem}.c")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND ${CMAKE_COMMAND} -DINPUT=${abs} -DOUTPUT=${out} -DSYMBOL=clrt_cl_${stem}
+      COMMAND ${CMAKE_COMMAND} -DPRELUDE=${prelude} -DINPUT=${abs} -DOUTPUT=${out} -DSYMBOL=clrt__cl_${stem}
               -P "${CLRT_EMBED_SCRIPT}"
-      DEPENDS "${abs}" "${CLRT_EMBED_SCRIPT}"
+      DEPENDS "${abs}" "${prelude}" "${CLRT_EMBED_SCRIPT}"
       COMMENT "Embedding cl/${stem}.cl"
       VERBATIM)
     list(APPEND sources "${out}")

@@ -1,5 +1,5 @@
 /* On-disk cache of compiled programs, for drivers whose own cache does not
- * make a repeated build cheap (params.c, clrt_driver_caches_builds, says
+ * make a repeated build cheap (device.c, clrt__driver_caches_builds, says
  * which: NVIDIA's does; POCL's still costs ~25 ms a build).
  *
  * One file per (source, options, device, driver, clrt version), named by a
@@ -8,7 +8,7 @@
  * corrupt file is a miss (with a warning for the corrupt ones), never a wrong
  * program. Writes are atomic (temporary file, then rename).
  *
- * CLRT_CACHE=0|off disables it, CLRT_CACHE=1|on uses it on every driver;
+ * CLRT_CACHE=0 (off/no/false) disables it, CLRT_CACHE=1 (on/yes/true) uses it on every driver;
  * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt;
  * entries go to its programs/ folder). */
 #include <inttypes.h>
@@ -19,17 +19,13 @@
 #include "binary_cache.h"
 #include "debug.h"
 #include "disk.h"
+#include "util.h"
 
 enum { MAX_ENTRY = 256 << 20 };
 
 int clrt__binary_cache_enabled(const clrt_context *ctx)
 {
-    const char *mode = getenv("CLRT_CACHE");
-    if (mode && (strcmp(mode, "0") == 0 || strcmp(mode, "off") == 0))
-        return 0;
-    if (mode && (strcmp(mode, "1") == 0 || strcmp(mode, "on") == 0))
-        return 1;
-    return !clrt_driver_caches_builds(&ctx->facts);
+    return clrt__env_flag("CLRT_CACHE", !clrt__driver_caches_builds(&ctx->facts));
 }
 
 /* The key as text: the header every entry starts with. */
@@ -60,7 +56,7 @@ static int entry_path(const char *header, int create, char *path, size_t cap)
 
 static void warn_corrupt(const char *path, const char *why)
 {
-    clrt__cache_count(2);
+    clrt__cache_count(CLRT__CACHE_REJECTED);
     fprintf(stderr, "clrt: ignoring program cache entry %s: %s (it will be rebuilt)\n", path, why);
 }
 
@@ -117,9 +113,9 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *o
     hit = 1;
 done:
     if (hit)
-        clrt__cache_count(0);
+        clrt__cache_count(CLRT__CACHE_HIT);
     else if (!rejected)
-        clrt__cache_count(1);
+        clrt__cache_count(CLRT__CACHE_MISS);
     free(header);
     free(data);
     return hit;

@@ -1,8 +1,8 @@
-/* On-disk program binary cache (binary_cache.c). */
+/* On-disk program binary cache (binary_cache.c). Layer 8, below program.c. */
 #ifndef CLRT_BINARY_CACHE_H
 #define CLRT_BINARY_CACHE_H
 
-#include "internal.h"
+#include "handles.h"
 
 /* Whether builds on this context go through the disk cache. */
 int clrt__binary_cache_enabled(const clrt_context *ctx);

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "context.h"
+#include "kernels.h"
+#include "error.h"
+#include "util.h"
 
 int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, size_t rows,
                        size_t cols)
@@ -37,22 +40,22 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
     clrt_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
-    cl_int err = clrt__fault(CLRT_FAULT_CREATE_BUFFER);
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_BUFFER);
     if (err == CL_SUCCESS)
         b->cl = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS || !b->cl) {
         free(b);
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateBuffer", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateBuffer", &ctx->info,
                              "cannot allocate %zu bytes", bytes);
     }
-    b->tag = CLRT_TAG_BUFFER;
+    b->tag = CLRT__TAG_BUFFER;
     b->ctx = ctx;
     b->dtype = dtype;
     b->rows = rows;
     b->cols = cols;
     b->bytes = bytes;
     clrt__context_retain(ctx);
-    clrt__live(CLRT_LIVE_BUFFER, +1);
+    clrt__live(CLRT__LIVE_BUFFER, +1);
     *out = b;
     return CLRT_OK;
 }
@@ -61,31 +64,31 @@ void clrt_buffer_destroy(clrt_buffer *buf)
 {
     if (!buf)
         return;
-    if (buf->tag != CLRT_TAG_BUFFER) {
+    if (buf->tag != CLRT__TAG_BUFFER) {
         clrt__report("clrt_buffer_destroy", "%p is not a live clrt buffer; ignored", (void *)buf);
         return;
     }
-    buf->tag = CLRT_TAG_DEAD;
+    buf->tag = CLRT__TAG_DEAD;
     /* OpenCL keeps the memory until the commands using it have completed. */
     clReleaseMemObject(buf->cl);
     clrt__context_release(buf->ctx);
     free(buf);
-    clrt__live(CLRT_LIVE_BUFFER, -1);
+    clrt__live(CLRT__LIVE_BUFFER, -1);
 }
 
 size_t clrt_buffer_rows(const clrt_buffer *buf)
 {
-    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->rows : 0;
+    return (buf && buf->tag == CLRT__TAG_BUFFER) ? buf->rows : 0;
 }
 
 size_t clrt_buffer_cols(const clrt_buffer *buf)
 {
-    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->cols : 0;
+    return (buf && buf->tag == CLRT__TAG_BUFFER) ? buf->cols : 0;
 }
 
 clrt_dtype clrt_buffer_dtype(const clrt_buffer *buf)
 {
-    return (buf && buf->tag == CLRT_TAG_BUFFER) ? buf->dtype : (clrt_dtype)0;
+    return (buf && buf->tag == CLRT__TAG_BUFFER) ? buf->dtype : (clrt_dtype)0;
 }
 
 /* The checks read and write share: queue, buffer, same context, host pointer, count. */
@@ -115,7 +118,7 @@ int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t c
         return status;
     /* Blocking: the contract is that src may be reused on return, and a
      * non-blocking write would need a host copy to honour that. */
-    cl_int err = clrt__fault(CLRT_FAULT_WRITE);
+    cl_int err = clrt__fault(CLRT__FAULT_WRITE);
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(q->cl, dst->cl, CL_TRUE, 0, dst->bytes, src, 0, NULL, NULL);
     if (err != CL_SUCCESS)
@@ -129,7 +132,7 @@ int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t co
     int status = check_transfer(q, src, "src", dst, count, func);
     if (status != CLRT_OK)
         return status;
-    cl_int err = clrt__fault(CLRT_FAULT_READ);
+    cl_int err = clrt__fault(CLRT__FAULT_READ);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(q->cl, src->cl, CL_TRUE, 0, src->bytes, dst, 0, NULL, NULL);
     if (err != CL_SUCCESS)

@@ -1,7 +1,7 @@
 /* Names of OpenCL error codes, so messages say CL_OUT_OF_RESOURCES rather
  * than -5. Codes are written as numbers so that names from newer headers than
  * the 1.2 target still resolve. */
-#include "internal.h"
+#include "error.h"
 
 const char *clrt__cl_error_name(cl_int code)
 {

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "debug.h"
-#include "internal.h"
-#include "selector.h"
+#include "device.h"
+#include "error.h"
+#include "util.h"
 
 /* The loader's "no platform installed" code (cl_khr_icd); not in the 1.2 headers. */
 #define CLRT_PLATFORM_NOT_FOUND_KHR (-1001)
@@ -76,10 +77,10 @@ static int device_type(cl_device_type t)
     return CLRT_DEVICE_OTHER;
 }
 
-static void describe(clrt_device_entry *e, cl_platform_id platform, cl_device_id device)
+static void describe(clrt__device_entry *e, cl_platform_id platform, cl_device_id device)
 {
     clrt_device_info *info = &e->info;
-    clrt_device_facts *facts = &e->facts;
+    clrt__device_facts *facts = &e->facts;
     e->platform = platform;
     e->device = device;
 
@@ -134,14 +135,14 @@ static void describe(clrt_device_entry *e, cl_platform_id platform, cl_device_id
     facts->pref_vec_double = vd;
 }
 
-int clrt__device_enumerate(clrt_device_entry **out, size_t *count)
+int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
 {
     static const char func[] = "clrt_device_list";
     *out = NULL;
     *count = 0;
 
     cl_uint nplat = 0;
-    cl_int err = clrt__fault(CLRT_FAULT_PLATFORM_IDS);
+    cl_int err = clrt__fault(CLRT__FAULT_PLATFORM_IDS);
     if (err == CL_SUCCESS)
         err = clGetPlatformIDs(0, NULL, &nplat);
     if (err == CLRT_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && nplat == 0))
@@ -160,12 +161,12 @@ int clrt__device_enumerate(clrt_device_entry **out, size_t *count)
                              "cannot list OpenCL platforms");
     }
 
-    clrt_device_entry *devs = NULL;
+    clrt__device_entry *devs = NULL;
     size_t n = 0;
     int status = CLRT_OK;
     for (cl_uint p = 0; p < nplat && status == CLRT_OK; p++) {
         cl_uint ndev = 0;
-        err = clrt__fault(CLRT_FAULT_DEVICE_IDS);
+        err = clrt__fault(CLRT__FAULT_DEVICE_IDS);
         if (err == CL_SUCCESS)
             err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
         /* A platform without devices (Mesa's Clover with no GPU) is skipped;
@@ -174,7 +175,7 @@ int clrt__device_enumerate(clrt_device_entry **out, size_t *count)
         if (err != CL_SUCCESS || ndev == 0)
             continue;
         cl_device_id *ids = malloc(ndev * sizeof *ids);
-        clrt_device_entry *grown = realloc(devs, (n + ndev) * sizeof *devs);
+        clrt__device_entry *grown = realloc(devs, (n + ndev) * sizeof *devs);
         if (grown)
             devs = grown;
         if (!ids || !grown) {
@@ -184,7 +185,7 @@ int clrt__device_enumerate(clrt_device_entry **out, size_t *count)
         }
         if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, ids, NULL) == CL_SUCCESS) {
             for (cl_uint d = 0; d < ndev; d++) {
-                clrt_device_entry *e = &devs[n];
+                clrt__device_entry *e = &devs[n];
                 memset(e, 0, sizeof *e);
                 describe(e, plats[p], ids[d]);
                 e->info.index = n;
@@ -209,7 +210,7 @@ int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count)
 {
     if (!count)
         return clrt__fail(CLRT_EINVAL, "clrt_device_list", "count is NULL");
-    clrt_device_entry *devs;
+    clrt__device_entry *devs;
     size_t n;
     int status = clrt__device_enumerate(&devs, &n);
     if (status != CLRT_OK)
@@ -219,4 +220,43 @@ int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count)
     *count = n;
     free(devs);
     return CLRT_OK;
+}
+
+int clrt__device_is_emulator(const clrt_device_info *info)
+{
+    static const char *const emulators[] = {"oclgrind", "llvmpipe", "softpipe"};
+    for (size_t i = 0; i < sizeof emulators / sizeof emulators[0]; i++) {
+        size_t n = strlen(emulators[i]);
+        if (clrt__icontains(info->name, emulators[i], n) || clrt__icontains(info->platform, emulators[i], n))
+            return 1;
+    }
+    return 0;
+}
+
+int clrt_device_is_emulator(const clrt_device_info *info) { return info ? clrt__device_is_emulator(info) : 0; }
+
+const char *clrt_device_type_name(int type)
+{
+    switch (type) {
+    case CLRT_DEVICE_CPU:
+        return "cpu";
+    case CLRT_DEVICE_GPU:
+        return "gpu";
+    case CLRT_DEVICE_ACCELERATOR:
+        return "accelerator";
+    case CLRT_DEVICE_OTHER:
+        return "other";
+    }
+    return "unknown";
+}
+
+/* POCL keeps a kernel cache (~/.cache/pocl), but a clBuildProgram that hits
+ * it still runs its front end: 25-30 ms for matmul.cl against 5 ms to load
+ * clrt's own binary (measured on POCL 3.1 in a new process), so clrt's cache
+ * is worth using there (its first store costs POCL a one-time build of the
+ * binary, ~4 s here). NVIDIA's compute cache (~/.nv/ComputeCache) makes a
+ * repeated build cheap, as PyOpenCL also assumes: skip clrt's there. */
+int clrt__driver_caches_builds(const clrt__device_facts *dev)
+{
+    return clrt__icontains(dev->platform, "nvidia", 6);
 }

@@ -1,11 +1,12 @@
 /* Status names and sentences (from the one X-macro in clrt.h) and the
  * per-thread failure message. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "error.h"
 
 const char *clrt_version(void)
 {
@@ -36,7 +37,7 @@ const char *clrt_status_string(int status)
         CLRT_STATUS_MAP(CLRT_STATUS_TEXT_)
 #undef CLRT_STATUS_TEXT_
     }
-    return "CLRT_UNKNOWN"; /* as clrt_status_name: DESIGN.md names it so for both */
+    return "CLRT_UNKNOWN"; /* as clrt_status_name: one name for both (clrt.h) */
 }
 
 /* The message lives on the heap, per thread: build logs can be long, and a
@@ -74,15 +75,7 @@ static message *message_get(void)
     return m;
 }
 
-/* printf-like: lets the compiler check callers' formats (and clang's
- * -Wformat-nonliteral accept the vsnprintf calls below). */
-#if defined(__GNUC__)
-#define CLRT_PRINTF_(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define CLRT_PRINTF_(fmt, args)
-#endif
-
-CLRT_PRINTF_(2, 0) static void message_vappend(message *m, const char *fmt, va_list ap)
+CLRT__PRINTF(2, 0) static void message_vappend(message *m, const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -109,7 +102,7 @@ CLRT_PRINTF_(2, 0) static void message_vappend(message *m, const char *fmt, va_l
     va_end(again);
 }
 
-CLRT_PRINTF_(2, 3) static void message_append(message *m, const char *fmt, ...)
+CLRT__PRINTF(2, 3) static void message_append(message *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -135,7 +128,7 @@ const char *clrt_error_message(void)
 }
 
 /* A fresh message "<func>: <formatted text>"; NULL when there is no memory. */
-CLRT_PRINTF_(2, 0) static message *message_start(const char *func, const char *fmt, va_list ap)
+CLRT__PRINTF(2, 0) static message *message_start(const char *func, const char *fmt, va_list ap)
 {
     message *m = message_reset();
     if (m) {
@@ -155,7 +148,7 @@ int clrt__fail(int status, const char *func, const char *fmt, ...)
 }
 
 int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
-                  const clrt_context *ctx, const char *fmt, ...)
+                  const clrt_device_info *dev, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -164,8 +157,8 @@ int clrt__fail_cl(int status, const char *func, cl_int code, const char *clcall,
     if (!m)
         return status;
     message_append(m, " (%s returned %s (%d)", clcall, clrt__cl_error_name(code), (int)code);
-    if (ctx)
-        message_append(m, " on device '%s', %s", ctx->info.name, ctx->info.platform);
+    if (dev)
+        message_append(m, " on device '%s', %s", dev->name, dev->platform);
     message_append(m, ")");
     return status;
 }
@@ -177,15 +170,6 @@ void clrt__report(const char *func, const char *fmt, ...)
     message_start(func, fmt, ap);
     va_end(ap);
     fprintf(stderr, "clrt: %s\n", clrt_error_message());
-}
-
-char *clrt__strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
 }
 
 void clrt__error_clear(void) { (void)message_reset(); }

@@ -3,7 +3,10 @@
  * the message set by the same checks every entry point uses. */
 #include "clrt/clrt_cl.h"
 
-#include "internal.h"
+#include "handles.h"
+#include "kcache.h"
+#include "kernels.h"
+#include "error.h"
 
 cl_context clrt_context_cl(const clrt_context *ctx)
 {
@@ -28,4 +31,25 @@ cl_mem clrt_buffer_cl(const clrt_buffer *buf)
 cl_program clrt_program_cl(const clrt_program *program)
 {
     return clrt__check_program(program, "clrt_program_cl") ? NULL : program->cl;
+}
+
+cl_kernel clrt_context_kernel_cl(clrt_context *ctx, const char *kernel, clrt_dtype dtype)
+{
+    static const char func[] = "clrt_context_kernel_cl";
+    if (clrt__check_context(ctx, func) != CLRT_OK)
+        return NULL;
+    int id = clrt__kernel_find(kernel);
+    if (id < 0 || !clrt__kernel_takes(clrt__kernel_at(id), (int)dtype)) {
+        clrt__fail(CLRT_EINVAL, func, "no built-in kernel '%.60s' for dtype %d", kernel ? kernel : "(null)",
+                   (int)dtype);
+        return NULL;
+    }
+    if (dtype == CLRT_FLOAT64 && !ctx->info.has_fp64) {
+        clrt__fail(CLRT_EUNSUPPORTED, func, "device '%s' has no fp64 (cl_khr_fp64)", ctx->info.name);
+        return NULL;
+    }
+    clrt__built *b;
+    if (clrt__check_usable(ctx, func) != CLRT_OK || clrt__kcache_get(ctx, id, (int)dtype, 0, func, &b) != CLRT_OK)
+        return NULL;
+    return b->main;
 }

@@ -1,101 +1,105 @@
-/* Per-device kernel parameters: the one place where device facts (type, vendor,
- * local memory, work-group limits) turn into tuning values for the kernels in cl/
- * (matmul.cl, add.cl). All vendor quirks live in params.c. */
+/* Kernel parameters in general: how a built-in kernel's tuning values are
+ * described, written as text, parsed, turned into build options, range
+ * checked and searched. Each kernel declares its parameters once, in an
+ * X-macro list in its k_<kernel>.h (name, -D define, range, the tuner's
+ * values, meaning); everything here works from the table that list makes.
+ * Layer 3: includes device.h (the facts a kernel's rules look at). */
 #ifndef CLRT_PARAMS_H
 #define CLRT_PARAMS_H
 
 #include <stddef.h>
 
-/* What params.c may look at. Filled by device.c from clGetDeviceInfo. */
-typedef struct clrt_device_facts {
-    int      type;            /* CLRT_DEVICE_CPU / _GPU / _ACCELERATOR / _OTHER */
-    int      emulator;        /* Oclgrind, llvmpipe: correct but not a real device */
-    char     vendor[256];
-    char     name[256];
-    char     platform[256];
-    unsigned compute_units;
-    unsigned long long local_mem;      /* bytes; 0 when the device has no dedicated local memory */
-    int      local_mem_is_global;      /* CL_GLOBAL local memory type (CPU drivers) */
-    unsigned long long global_cache;   /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE bytes; 0 unknown */
-    unsigned long long max_alloc;      /* CL_DEVICE_MAX_MEM_ALLOC_SIZE bytes; 0 unknown */
-    size_t   max_work_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
-    size_t   max_work_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
-    unsigned pref_vec_float;           /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT */
-    unsigned pref_vec_double;
-} clrt_device_facts;
+#include "device.h"
 
-/* cl/matmul.cl: C(MxN) = A(MxK) B(KxN), all row-major.
- * Launch geometry (see clrt_matmul_geometry): dimension 0 runs over columns,
- * dimension 1 over rows. A work-item computes a TM x TN block of C; a work-group
- * is WGX x WGY work-items and so covers (WGY*TM) rows x (WGX*TN) columns.
- * use_local = 0: register tiles only, no local memory (CPU devices).
- * use_local = 1: A and B tiles of TK along k staged in local memory (GPUs).
- * pack (use_local = 0 only; no effect with 1): B is first copied by the pack_b kernel
- * into contiguous K x TN column panels, in a scratch buffer the queue keeps (see
- * clrt_matmul_pack_panels), and walked in k blocks of tkp instead of tk. */
-typedef struct clrt_matmul_params {
-    int      use_local;
-    unsigned tm, tn;          /* rows / cols of C per work-item */
-    unsigned tk;              /* k block (local tile depth, or cache block on CPU) */
-    unsigned wgx, wgy;        /* work-group shape */
-    unsigned vw;              /* vector width used for B/C rows: 1, 2, 4, 8 or 16;
-                                 tn must be a multiple of vw, and with use_local tk too */
-    unsigned pack;            /* pack B: 0 never, 1 when the shape pays for the copy,
-                                 2 whenever the kernel can take it (M >= tm, N >= tn) */
-    unsigned tkp;             /* k block when B is packed; 0 = tk */
-} clrt_matmul_params;
+/* Most parameters one kernel may have; a kernel's parameter struct is that
+ * many unsigned values at most, in declaration order, without padding. */
+enum { CLRT__MAX_PARAMS = 16 };
+/* Largest value any parameter may take in text (tuned files, overrides). */
+enum { CLRT__PARAM_MAX = 65536 };
 
-/* cl/add.cl: c = a + b over n elements. A work-item handles VW*ITEMS elements. */
-typedef struct clrt_add_params {
-    unsigned vw;              /* 1, 2, 4, 8, 16 */
-    unsigned items;           /* vectors per work-item */
-    unsigned wg;              /* work-group size */
-} clrt_add_params;
+/* One parameter, from an X-macro line. */
+typedef struct clrt__param_def {
+    const char *name;      /* text key: "tm" */
+    const char *define;    /* -D<define>=<value> in the build options; NULL: read by the host only */
+    unsigned min, max;     /* the range any device allows */
+    const char *search[2]; /* the tuner's values for kernel variant 0 and 1 ("2 4 8"); "" = not searched */
+    const char *meaning;
+} clrt__param_def;
 
-/* Defaults from device facts. elem_size is 4 (float) or 8 (double). */
-void clrt_matmul_params_default(const clrt_device_facts *dev, size_t elem_size,
-                                clrt_matmul_params *out);
-void clrt_add_params_default(const clrt_device_facts *dev, size_t elem_size,
-                             clrt_add_params *out);
+/* Builds a kernel's table entry from its X-macro line. */
+#define CLRT__PARAM_DEF(name, define, min, max, search0, search1, meaning) \
+    {#name, define, min, max, {search0, search1}, meaning},
+/* Builds a kernel's parameter struct member from its X-macro line. */
+#define CLRT__PARAM_FIELD(name, define, min, max, search0, search1, meaning) unsigned name;
 
-/* Build options for the kernel, e.g. "-DREAL=float -DTM=8 ...". Returns 0, or -1
- * when cap is too small. */
-int clrt_matmul_options(const clrt_matmul_params *p, size_t elem_size, char *buf, size_t cap);
-int clrt_add_options(const clrt_add_params *p, size_t elem_size, char *buf, size_t cap);
+/* The values of any kernel's parameters, as its struct or by position. */
+typedef struct clrt__pvals {
+    unsigned v[CLRT__MAX_PARAMS];
+} clrt__pvals;
 
-/* Bytes of local memory the matmul kernel declares with these parameters. */
-size_t clrt_matmul_local_bytes(const clrt_matmul_params *p, size_t elem_size);
+/* Element types a kernel is built for: -DREAL=<type>. */
+typedef enum { CLRT__ELEM_F32 = 1, CLRT__ELEM_F64 = 2, CLRT__ELEM_I32 = 3 } clrt__elem;
 
-/* NDRange for a launch. */
-void clrt_matmul_geometry(const clrt_matmul_params *p, size_t M, size_t N,
-                          size_t global[2], size_t local[2]);
-void clrt_add_geometry(const clrt_add_params *p, size_t n, size_t global[1], size_t local[1]);
+/* What a kernel is, for the generic code (kernel cache, tuned files, tuner). */
+typedef struct clrt__kernel_def {
+    const char *name;              /* "matmul": the tuned-file word and the tuning API's name */
+    const clrt__param_def *params; /* nparams entries, in struct order */
+    size_t nparams;
+    unsigned dtypes;               /* bit (1 << clrt_dtype) for each dtype it is built for */
+    const char *variant_param;     /* the parameter choosing the search list, NULL: list 0 */
+    /* the defaults for a device and element size (4 or 8) */
+    void (*defaults)(const clrt__device_facts *dev, size_t elem, clrt__pvals *out);
+    /* constraints between parameters and with the device, beyond each range:
+     * 0, or -1 with why */
+    int (*check)(const clrt__device_facts *dev, size_t elem, const clrt__pvals *p, char *why, size_t cap);
+    /* make p fit a built kernel whose CL_KERNEL_WORK_GROUP_SIZE is kernel_wg:
+     * 1 changed (rebuild), 0 fits, -1 nothing smaller exists */
+    int (*fit)(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clrt__pvals *p);
+    /* the embedded source and __kernel function for p (a kernel may have a
+     * source per variant), and an auxiliary kernel of the same program (NULL: none) */
+    const char *(*source)(const clrt__pvals *p);
+    const char *entry;
+    const char *(*aux_entry)(const clrt__pvals *p);
+    /* build options of a launch variant (transposes, op codes) appended to
+     * the parameters' (may be NULL: one variant) */
+    int (*variant_options)(int variant, char *buf, size_t cap);
+    /* whether the tuner searches parameter i from start at the timing sizes
+     * (n x n x n products, or n elements); NULL: whenever it has values */
+    int (*searched)(const clrt__device_facts *dev, size_t elem, const clrt__pvals *start, size_t i,
+                    const size_t *sizes, size_t nsizes);
+} clrt__kernel_def;
 
-/* The scratch bytes for packed B on this device: packing and multiplying B a slice of
- * column panels at a time keeps the slice in the last-level cache, and bounds the
- * memory a queue holds. */
-size_t clrt_matmul_pack_scratch_max(const clrt_device_facts *dev);
-/* B packing for clrt_matmul(M x K times K x N): the column panels each pack_b + matmul
- * launch pair covers (a multiple of wgx), so that the scratch of panels x K x tn
- * elements stays within max_scratch bytes; 0 = do not pack (the parameters or the
- * shape do not ask for it, or one panel is over max_scratch). */
-size_t clrt_matmul_pack_panels(const clrt_matmul_params *p, size_t M, size_t N, size_t K,
-                               size_t elem_size, size_t max_scratch);
-/* pack_b's NDRange for `panels` panels of depth K; kernel_wg is its
- * CL_KERNEL_WORK_GROUP_SIZE, max_item0 the device's first work-item limit (0 = none). */
-void clrt_matmul_pack_geometry(size_t K, size_t panels, size_t kernel_wg, size_t max_item0,
-                               size_t global[2], size_t local[2]);
+/* Index of parameter name in def, or -1. */
+int clrt__param_index(const clrt__kernel_def *def, const char *name, size_t len);
 
-/* Make the parameters fit a kernel whose CL_KERNEL_WORK_GROUP_SIZE came out as
- * kernel_wg (smaller than the device maximum on some drivers) and a local memory
- * budget; returns 1 when something was changed (the caller rebuilds), 0 when they
- * already fit, -1 when nothing smaller exists. */
-int clrt_matmul_params_shrink(clrt_matmul_params *p, size_t kernel_wg, size_t local_budget,
-                              size_t elem_size);
-int clrt_add_params_shrink(clrt_add_params *p, size_t kernel_wg);
+/* "tm=8 tn=48 ...": every parameter, in declaration order. 0, or -1 when cap is too small. */
+int clrt__params_text(const clrt__kernel_def *def, const clrt__pvals *p, char *buf, size_t cap);
+/* "key=value ..." over the values already in *p (keys in any order, each at
+ * most once, at least one). 0, or -1 with why. Ranges are not checked here. */
+int clrt__params_parse(const clrt__kernel_def *def, const char *text, clrt__pvals *p, char *why, size_t cap);
+/* Every range, then def->check. 0, or -1 with why. */
+int clrt__params_check(const clrt__kernel_def *def, const clrt__device_facts *dev, size_t elem,
+                       const clrt__pvals *p, char *why, size_t cap);
+/* Build options: "-DREAL=float -DTM=8 ..." plus the launch variant's. 0, or -1 when cap is too small. */
+int clrt__params_options(const clrt__kernel_def *def, const clrt__pvals *p, clrt__elem elem, int variant,
+                         char *buf, size_t cap);
+/* The tuner's values of parameter i for the variant p selects; returns how
+ * many (at most cap). */
+size_t clrt__param_search(const clrt__kernel_def *def, const clrt__pvals *p, size_t i, unsigned *values,
+                          size_t cap);
 
-/* 1 when the driver keeps a cache of built programs that makes a repeated
- * clBuildProgram cheap, so clrt's on-disk binary cache would only add work. */
-int clrt_driver_caches_builds(const clrt_device_facts *dev);
+/* Shared by the kernels' rules: the device's work-group limits (0 = unknown: not checked). */
+int clrt__check_group(const clrt__device_facts *dev, size_t x, size_t y, char *why, size_t cap);
+/* printf into why (when not NULL) and return -1. */
+int clrt__refuse(char *why, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The widest of 16, 8, 4, 2 that the preferred width pv reaches, not below
+ * floor; 4 when the driver reports no preference (0 or 1). */
+unsigned clrt__pick_vector_width(unsigned pv, unsigned floor);
+/* The device gets the register-tile (CPU) variants of the kernels. */
+int clrt__wants_register_tiles(const clrt__device_facts *dev);
 
 #endif

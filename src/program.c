@@ -5,14 +5,16 @@
 
 #include "binary_cache.h"
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "program.h"
+#include "util.h"
 
-struct clrt_program_entry {
+struct clrt__program_entry {
     const char *source;   /* static, or the owned copy below */
     char *owned_source;
     char *options;
     cl_program program;
-    struct clrt_program_entry *next;
+    struct clrt__program_entry *next;
 };
 
 /* Put the device's build log in the error message, whole. */
@@ -38,28 +40,28 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
 {
     int use_disk = clrt__binary_cache_enabled(ctx);
     if (use_disk && clrt__binary_cache_load(ctx, source, options, out)) {
-        clrt__live(CLRT_LIVE_PROGRAM, +1);
+        clrt__live(CLRT__LIVE_PROGRAM, +1);
         return CLRT_OK;
     }
-    cl_int err = clrt__fault(CLRT_FAULT_CREATE_PROGRAM);
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_PROGRAM);
     cl_program program = NULL;
     if (err == CL_SUCCESS)
         program = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
     if (err != CL_SUCCESS || !program)
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateProgramWithSource", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateProgramWithSource", &ctx->info,
                              "cannot create a program");
-    clrt__live(CLRT_LIVE_PROGRAM, +1);
+    clrt__live(CLRT__LIVE_PROGRAM, +1);
 
-    err = clrt__fault(CLRT_FAULT_BUILD);
+    err = clrt__fault(CLRT__FAULT_BUILD);
     if (err == CL_SUCCESS)
         err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         int status = clrt__status_from_cl(err);
-        clrt__fail_cl(status, func, err, "clBuildProgram", ctx, "kernel build failed with options \"%s\"",
+        clrt__fail_cl(status, func, err, "clBuildProgram", &ctx->info, "kernel build failed with options \"%s\"",
                       options);
         append_build_log(program, ctx->device);
         clReleaseProgram(program);
-        clrt__live(CLRT_LIVE_PROGRAM, -1);
+        clrt__live(CLRT__LIVE_PROGRAM, -1);
         return status;
     }
     if (use_disk)
@@ -72,7 +74,7 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
                       const char *func, cl_program *out)
 {
     clrt_mutex_lock(&ctx->lock);
-    for (struct clrt_program_entry *e = ctx->programs; e; e = e->next) {
+    for (struct clrt__program_entry *e = ctx->programs; e; e = e->next) {
         if ((e->source == source || strcmp(e->source, source) == 0) && strcmp(e->options, options) == 0) {
             *out = e->program;
             clrt_mutex_unlock(&ctx->lock);
@@ -81,7 +83,7 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
     }
     /* Built under the lock: two threads asking for the same program wait for
      * one build rather than compiling twice. */
-    struct clrt_program_entry *e = calloc(1, sizeof *e);
+    struct clrt__program_entry *e = calloc(1, sizeof *e);
     int status = CLRT_ENOMEM;
     if (e && (e->options = clrt__strdup(options)) &&
         (static_source || (e->owned_source = clrt__strdup(source)))) {
@@ -108,11 +110,11 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
 
 void clrt__programs_release(clrt_context *ctx)
 {
-    struct clrt_program_entry *e = ctx->programs;
+    struct clrt__program_entry *e = ctx->programs;
     while (e) {
-        struct clrt_program_entry *next = e->next;
+        struct clrt__program_entry *next = e->next;
         clReleaseProgram(e->program);
-        clrt__live(CLRT_LIVE_PROGRAM, -1);
+        clrt__live(CLRT__LIVE_PROGRAM, -1);
         free(e->options);
         free(e->owned_source);
         free(e);

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "context.h"
+#include "error.h"
+#include "util.h"
 
 int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
 {
@@ -19,19 +21,19 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
     clrt_queue *q = calloc(1, sizeof *q);
     if (!q)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
-    cl_int err = clrt__fault(CLRT_FAULT_CREATE_QUEUE);
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_QUEUE);
     if (err == CL_SUCCESS)
         q->cl = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
     if (err != CL_SUCCESS || !q->cl) {
         free(q);
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateCommandQueue", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateCommandQueue", &ctx->info,
                              "cannot create a command queue");
     }
-    q->tag = CLRT_TAG_QUEUE;
+    q->tag = CLRT__TAG_QUEUE;
     q->ctx = ctx;
     clrt_mutex_init(&q->scratch_lock);
     clrt__context_retain(ctx);
-    clrt__live(CLRT_LIVE_QUEUE, +1);
+    clrt__live(CLRT__LIVE_QUEUE, +1);
     *out = q;
     return CLRT_OK;
 }
@@ -44,7 +46,7 @@ int clrt_queue_finish(clrt_queue *q)
         status = clrt__check_usable(q->ctx, func);
     if (status != CLRT_OK)
         return status;
-    cl_int err = clrt__fault(CLRT_FAULT_FINISH);
+    cl_int err = clrt__fault(CLRT__FAULT_FINISH);
     if (err == CL_SUCCESS)
         err = clFinish(q->cl);
     if (err != CL_SUCCESS)
@@ -56,21 +58,21 @@ void clrt_queue_destroy(clrt_queue *q)
 {
     if (!q)
         return;
-    if (q->tag != CLRT_TAG_QUEUE) {
+    if (q->tag != CLRT__TAG_QUEUE) {
         clrt__report("clrt_queue_destroy", "%p is not a live clrt queue; ignored", (void *)q);
         return;
     }
-    q->tag = CLRT_TAG_DEAD;
+    q->tag = CLRT__TAG_DEAD;
     /* Work still queued may use buffers the caller frees next: wait for it.
      * A failure here was (or will be) reported by finish or read. */
     clFinish(q->cl);
     if (q->scratch) {
         clReleaseMemObject(q->scratch);
-        clrt__live(CLRT_LIVE_SCRATCH, -1);
+        clrt__live(CLRT__LIVE_SCRATCH, -1);
     }
     clrt_mutex_destroy(&q->scratch_lock);
     clReleaseCommandQueue(q->cl);
     clrt__context_release(q->ctx);
     free(q);
-    clrt__live(CLRT_LIVE_QUEUE, -1);
+    clrt__live(CLRT__LIVE_QUEUE, -1);
 }

@@ -2,7 +2,12 @@
 #include "selector.h"
 
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "error.h"
+#include "util.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -84,33 +89,7 @@ void clrt__selector_parse(const char *text, clrt_selector *out)
     }
 }
 
-int clrt__icontains(const char *hay, const char *needle, size_t nlen)
-{
-    size_t hlen = strlen(hay);
-    if (nlen > hlen)
-        return 0;
-    for (size_t i = 0; i + nlen <= hlen; i++) {
-        size_t j = 0;
-        while (j < nlen && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
-            j++;
-        if (j == nlen)
-            return 1;
-    }
-    return 0;
-}
-
-int clrt__device_is_emulator(const clrt_device_info *info)
-{
-    static const char *const emulators[] = {"oclgrind", "llvmpipe", "softpipe"};
-    for (size_t i = 0; i < sizeof emulators / sizeof emulators[0]; i++) {
-        size_t n = strlen(emulators[i]);
-        if (clrt__icontains(info->name, emulators[i], n) || clrt__icontains(info->platform, emulators[i], n))
-            return 1;
-    }
-    return 0;
-}
-
-unsigned long long clrt__device_rank(const clrt_device_entry *dev)
+unsigned long long clrt__device_rank(const clrt__device_entry *dev)
 {
     /* native first, then the type, then raw throughput (compute units x MHz) */
     static const unsigned type_score[] = {0, 1 /*cpu*/, 3 /*gpu*/, 2 /*accelerator*/, 0 /*other*/};
@@ -123,7 +102,7 @@ unsigned long long clrt__device_rank(const clrt_device_entry *dev)
            ((unsigned long long)ts << 56) | speed;
 }
 
-static int matches(const clrt_selector *sel, const clrt_device_entry *d)
+static int matches(const clrt_selector *sel, const clrt__device_entry *d)
 {
     switch (sel->kind) {
     case CLRT_SEL_DEFAULT:
@@ -145,7 +124,7 @@ static int matches(const clrt_selector *sel, const clrt_device_entry *d)
     return 0;
 }
 
-long clrt__selector_pick(const clrt_selector *sel, const clrt_device_entry *devs, size_t n)
+long clrt__selector_pick(const clrt_selector *sel, const clrt__device_entry *devs, size_t n)
 {
     long best = -1;
     unsigned long long best_rank = 0;
@@ -160,4 +139,74 @@ long clrt__selector_pick(const clrt_selector *sel, const clrt_device_entry *devs
         }
     }
     return best;
+}
+
+/* Append the device list to the error message: a selector that matches
+ * nothing should show what would have. */
+static void append_device_list(const clrt__device_entry *devs, size_t n)
+{
+    clrt__error_append("\nDevices (select by index, P:D, type or name):");
+    for (size_t i = 0; i < n; i++) {
+        char line[900];
+        snprintf(line, sizeof line, "\n  %zu  %u:%u  %-11s %s  [%s; %s]", devs[i].info.index,
+                 devs[i].info.platform_index, devs[i].info.device_index, clrt_device_type_name(devs[i].info.type),
+                 devs[i].info.name, devs[i].info.platform, devs[i].info.vendor);
+        clrt__error_append(line);
+    }
+}
+
+int clrt__device_select(const char *selector, const char *func, clrt__device_entry *out)
+{
+    const char *origin = "argument";
+    clrt_selector sel;
+    clrt__selector_parse(selector, &sel);
+    /* NULL, "" and an all-blank argument all defer to $CLRT_DEVICE: a blank
+     * argument must not silently override what the environment asks for. */
+    if (sel.kind == CLRT_SEL_DEFAULT) {
+        selector = getenv("CLRT_DEVICE");
+        origin = "$CLRT_DEVICE";
+        clrt__selector_parse(selector, &sel);
+    }
+
+    clrt__device_entry *devs;
+    size_t n;
+    int status = clrt__device_enumerate(&devs, &n);
+    if (status != CLRT_OK)
+        return status;
+    if (n == 0) {
+        free(devs);
+        return clrt__fail(CLRT_ENODEVICE, func,
+                          "no OpenCL platform with a device is installed. Install an OpenCL driver: "
+                          "your GPU vendor's, or POCL for the CPU (Debian: apt-get install "
+                          "pocl-opencl-icd). $OCL_ICD_VENDORS, if set, must name a folder of .icd files.");
+    }
+
+    long pick = clrt__selector_pick(&sel, devs, n);
+    if (pick < 0) {
+        /* A long selector is cut in the message, not in the match. */
+        int shown = sel.text_len > 200 ? 200 : (int)sel.text_len;
+        clrt__fail(CLRT_ENODEVICE, func, "%s selector \"%.*s%s\" %s", origin, shown, sel.text ? sel.text : "",
+                   sel.text_len > 200 ? "..." : "",
+                   sel.kind == CLRT_SEL_MALFORMED ? "is malformed: use N (an index), P:D (platform:device), gpu, cpu, "
+                                                    "accelerator, or part of a device name"
+                                                  : "matches no device");
+        append_device_list(devs, n);
+        free(devs);
+        return CLRT_ENODEVICE;
+    }
+    *out = devs[pick];
+    free(devs);
+    return CLRT_OK;
+}
+
+int clrt_device_select(const char *selector, clrt_device_info *out)
+{
+    static const char func[] = "clrt_device_select";
+    if (!out)
+        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    clrt__device_entry e;
+    int status = clrt__device_select(selector, func, &e);
+    if (status == CLRT_OK)
+        *out = e.info;
+    return status;
 }

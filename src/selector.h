@@ -1,11 +1,12 @@
 /* Device selectors and the default ranking: pure functions over a device
- * list, so they are unit-tested without any OpenCL device. */
+ * list (unit-tested without any OpenCL device), and the selection every
+ * context starts with. Layer 2 (after device.h). */
 #ifndef CLRT_SELECTOR_H
 #define CLRT_SELECTOR_H
 
 #include <stddef.h>
 
-#include "internal.h"
+#include "device.h"
 
 typedef enum {
     CLRT_SEL_DEFAULT,   /* NULL or blank: the default ranking */
@@ -30,18 +31,16 @@ typedef struct clrt_selector {
  * indices that match nothing rather than wrapping. */
 void clrt__selector_parse(const char *text, clrt_selector *out);
 
-/* Nonzero for checking or emulating devices that must rank below every native
- * driver: Oclgrind, Mesa's llvmpipe/softpipe. */
-int clrt__device_is_emulator(const clrt_device_info *info);
-
 /* Ranking key: higher is better. */
-unsigned long long clrt__device_rank(const clrt_device_entry *dev);
+unsigned long long clrt__device_rank(const clrt__device_entry *dev);
 
 /* The position in devs of the best device matching sel, or -1. */
-long clrt__selector_pick(const clrt_selector *sel, const clrt_device_entry *devs, size_t n);
+long clrt__selector_pick(const clrt_selector *sel, const clrt__device_entry *devs, size_t n);
 
-/* Case-insensitive (ASCII) search for needle[0..nlen) in hay: the selector's
- * text match, and params.c's vendor test. */
-int clrt__icontains(const char *hay, const char *needle, size_t nlen);
+/* Resolve selector (NULL or blank: $CLRT_DEVICE, then the default ranking)
+ * to one device of a fresh enumeration: CLRT_OK and *out, or CLRT_ENODEVICE
+ * with a message naming the selector and listing the devices that exist.
+ * func names the public function for the message. */
+int clrt__device_select(const char *selector, const char *func, clrt__device_entry *out);
 
 #endif

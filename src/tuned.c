@@ -8,13 +8,15 @@
  *   platform Portable Computing Language
  *   device pthread-skylake-avx512-AMD EPYC
  *   driver 3.1+debian
- *   matmul float32 use_local=0 tm=8 tn=48 tk=256 tkp=1024 wgx=1 wgy=1 pack=1 vw=16
+ *   matmul float32 use_local=0 tm=8 tn=48 tk=256 tkp=1024 wgx=1 wgy=1 pack=1 pack_kib=0 vw=16
  *   add float32 vw=16 items=1 wg=1024
  *   check 5b1c0e4f2d3a6978
  *
  * "check" is the FNV-1a hash of every byte before its line: a truncated or
  * damaged file is detected before any of it is used. Every value is then
- * checked against the kernel's constraints and the device's limits. */
+ * checked against the kernel's constraints and the device's limits. The
+ * entry words and fields come from the kernel table (kernels.h), so a new
+ * kernel or parameter needs nothing here. */
 #include "tuned.h"
 
 #include <errno.h>
@@ -26,29 +28,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "debug.h"
 #include "disk.h"
-#include "tune_space.h"
+#include "thread.h"
+#include "util.h"
 
-static atomic_ulong stat_used, stat_ignored, stat_fallbacks;
-
-void clrt_debug_tuned_stats(unsigned long *used, unsigned long *ignored, unsigned long *fallbacks)
-{
-    if (used)
-        *used = atomic_load(&stat_used);
-    if (ignored)
-        *ignored = atomic_load(&stat_ignored);
-    if (fallbacks)
-        *fallbacks = atomic_load(&stat_fallbacks);
-}
-
-/* 0 when $CLRT_TUNED says off (0, off, no, false). */
-static int tuned_enabled(void)
-{
-    const char *v = getenv("CLRT_TUNED");
-    if (!v)
-        return 1;
-    return !(strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0);
-}
+enum { NDTYPES = 2 }; /* float32, float64: the dtypes with tuned kernels */
 
 /* ---- where */
 
@@ -101,95 +86,7 @@ int clrt__tuned_path(const clrt_device_info *info, int create, char *out, size_t
     return (n > 0 && (size_t)n < cap) ? 0 : -1;
 }
 
-/* ---- the fields of each entry */
-
-typedef struct field {
-    const char *name;
-    size_t offset;
-    int is_int; /* int (else unsigned) */
-} field;
-
-static const field matmul_fields[] = {
-    {"use_local", offsetof(clrt_matmul_params, use_local), 1},
-    {"tm", offsetof(clrt_matmul_params, tm), 0},
-    {"tn", offsetof(clrt_matmul_params, tn), 0},
-    {"tk", offsetof(clrt_matmul_params, tk), 0},
-    {"tkp", offsetof(clrt_matmul_params, tkp), 0}, /* tkp, pack: absent in older files, the defaults */
-    {"wgx", offsetof(clrt_matmul_params, wgx), 0},
-    {"wgy", offsetof(clrt_matmul_params, wgy), 0},
-    {"pack", offsetof(clrt_matmul_params, pack), 0},
-    {"vw", offsetof(clrt_matmul_params, vw), 0}, /* last: tests edit " vw=N\n" */
-};
-static const field add_fields[] = {
-    {"vw", offsetof(clrt_add_params, vw), 0},
-    {"items", offsetof(clrt_add_params, items), 0},
-    {"wg", offsetof(clrt_add_params, wg), 0},
-};
-
-static const field *fields_of(int op, size_t *n)
-{
-    if (op == CLRT_OP_MATMUL) {
-        *n = sizeof matmul_fields / sizeof *matmul_fields;
-        return matmul_fields;
-    }
-    *n = sizeof add_fields / sizeof *add_fields;
-    return add_fields;
-}
-
-static unsigned long get_field(const void *p, const field *f)
-{
-    const char *base = (const char *)p + f->offset;
-    if (f->is_int) {
-        int v;
-        memcpy(&v, base, sizeof v);
-        return v < 0 ? 0 : (unsigned long)v;
-    }
-    unsigned v;
-    memcpy(&v, base, sizeof v);
-    return v;
-}
-
-static void set_field(void *p, const field *f, unsigned long value)
-{
-    char *base = (char *)p + f->offset;
-    if (f->is_int) {
-        int v = (int)value;
-        memcpy(base, &v, sizeof v);
-    } else {
-        unsigned v = (unsigned)value;
-        memcpy(base, &v, sizeof v);
-    }
-}
-
-static int params_text(int op, const void *p, char *buf, size_t cap)
-{
-    size_t n, used = 0;
-    const field *f = fields_of(op, &n);
-    if (cap)
-        buf[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        int w = snprintf(buf + used, cap - used, "%s%s=%lu", i ? " " : "", f[i].name, get_field(p, &f[i]));
-        if (w < 0 || (size_t)w >= cap - used)
-            return -1;
-        used += (size_t)w;
-    }
-    return 0;
-}
-
-int clrt__matmul_params_text(const clrt_matmul_params *p, char *buf, size_t cap)
-{
-    return params_text(CLRT_OP_MATMUL, p, buf, cap);
-}
-
-int clrt__add_params_text(const clrt_add_params *p, char *buf, size_t cap)
-{
-    return params_text(CLRT_OP_ADD, p, buf, cap);
-}
-
 /* ---- parsing */
-
-static const char *const op_word[CLRT_OP_COUNT] = {"add", "matmul"};
-static const char *const dtype_word[2] = {"float32", "float64"};
 
 static int fail(char *why, size_t cap, int rc, const char *text, size_t line)
 {
@@ -200,71 +97,11 @@ static int fail(char *why, size_t cap, int rc, const char *text, size_t line)
     return rc;
 }
 
-/* "key=value ..." over the defaults in *p. 0, or -1 with why. */
-static int parse_fields(int op, char *s, void *p, char *why, size_t cap)
-{
-    size_t nf;
-    const field *f = fields_of(op, &nf);
-    unsigned seen = 0;
-    while (*s) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            break;
-        char *eq = strchr(s, '=');
-        char *end = s + strcspn(s, " \t");
-        if (!eq || eq > end) {
-            snprintf(why, cap, "expected key=value, found '%.40s'", s);
-            return -1;
-        }
-        size_t klen = (size_t)(eq - s), i;
-        for (i = 0; i < nf; i++)
-            if (strlen(f[i].name) == klen && strncmp(f[i].name, s, klen) == 0)
-                break;
-        if (i == nf) {
-            snprintf(why, cap, "unknown %s parameter '%.*s'", op_word[op], (int)(klen > 40 ? 40 : klen), s);
-            return -1;
-        }
-        if (seen & (1u << i)) {
-            snprintf(why, cap, "%s given twice", f[i].name);
-            return -1;
-        }
-        seen |= 1u << i;
-        const char *v = eq + 1;
-        size_t vlen = (size_t)(end - v);
-        unsigned long value = 0;
-        if (vlen == 0 || vlen > 6) {
-            snprintf(why, cap, "%s: '%.*s' is not a number from 0 to %d", f[i].name, (int)(vlen > 20 ? 20 : vlen), v,
-                     CLRT_PARAM_MAX);
-            return -1;
-        }
-        for (size_t j = 0; j < vlen; j++) {
-            if (v[j] < '0' || v[j] > '9') {
-                snprintf(why, cap, "%s: '%.*s' is not a number from 0 to %d", f[i].name, (int)vlen, v,
-                         CLRT_PARAM_MAX);
-                return -1;
-            }
-            value = value * 10 + (unsigned long)(v[j] - '0');
-        }
-        if (value > CLRT_PARAM_MAX) {
-            snprintf(why, cap, "%s=%lu is above %d", f[i].name, value, CLRT_PARAM_MAX);
-            return -1;
-        }
-        set_field(p, &f[i], value);
-        s = end;
-    }
-    if (!seen) {
-        snprintf(why, cap, "no parameters");
-        return -1;
-    }
-    return 0;
-}
-
-int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info, const clrt_device_facts *facts,
-                      clrt_tuned_set *out, char *why, size_t cap)
+int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info, const clrt__device_facts *facts,
+                      clrt__tuned_set *out, char *why, size_t cap)
 {
     memset(out, 0, sizeof *out);
-    if (len > CLRT_TUNED_MAX_FILE)
+    if (len > CLRT__TUNED_MAX_FILE)
         return fail(why, cap, -1, "larger than a tuned file can be", 0);
     if (memchr(text, '\0', len))
         return fail(why, cap, -1, "binary data (a NUL byte)", 0);
@@ -354,42 +191,35 @@ int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info
             break;
         }
         *sp1 = *sp2 = '\0';
-        int op = -1, dt = -1;
-        for (int i = 0; i < CLRT_OP_COUNT; i++)
-            if (strcmp(line, op_word[i]) == 0)
-                op = i;
-        for (int i = 0; i < 2; i++)
-            if (strcmp(sp1 + 1, dtype_word[i]) == 0)
+        int op = clrt__kernel_find(line), dt = -1;
+        for (int i = 1; i <= NDTYPES; i++)
+            if (strcmp(sp1 + 1, clrt__dtype_word(i)) == 0)
                 dt = i;
-        if (op < 0 || dt < 0) {
+        const clrt__kernel_def *def = clrt__kernel_at(op);
+        if (!def || dt < 0 || !clrt__kernel_takes(def, dt)) {
             snprintf(msg, sizeof msg, "unknown operation or dtype '%.30s %.30s'", line, sp1 + 1);
             rc = fail(why, cap, -1, msg, lineno);
             break;
         }
-        if (dt == 1 && !info->has_fp64) {
+        if (dt == CLRT_FLOAT64 && !info->has_fp64) {
             rc = fail(why, cap, -1, "a float64 entry for a device without fp64", lineno);
             break;
         }
-        size_t elem = dt ? 8 : 4;
-        int *have = op == CLRT_OP_MATMUL ? &out->have_matmul[dt] : &out->have_add[dt];
-        if (*have) {
+        size_t elem = clrt__dtype_size(dt);
+        clrt__tuned_entry *e = &out->e[op][dt - 1];
+        if (e->have) {
             rc = fail(why, cap, -1, "the same operation and dtype twice", lineno);
             break;
         }
-        void *p = op == CLRT_OP_MATMUL ? (void *)&out->matmul[dt] : (void *)&out->add[dt];
-        if (op == CLRT_OP_MATMUL)
-            clrt_matmul_params_default(facts, elem, &out->matmul[dt]);
-        else
-            clrt_add_params_default(facts, elem, &out->add[dt]);
+        def->defaults(facts, elem, &e->p);
         char fwhy[160];
-        if (parse_fields(op, sp2 + 1, p, fwhy, sizeof fwhy) != 0 ||
-            (op == CLRT_OP_MATMUL ? clrt__matmul_params_check(facts, elem, p, fwhy, sizeof fwhy)
-                                  : clrt__add_params_check(facts, elem, p, fwhy, sizeof fwhy)) != 0) {
-            snprintf(msg, sizeof msg, "%s %s: %s", op_word[op], dtype_word[dt], fwhy);
+        if (clrt__params_parse(def, sp2 + 1, &e->p, fwhy, sizeof fwhy) != 0 ||
+            clrt__params_check(def, facts, elem, &e->p, fwhy, sizeof fwhy) != 0) {
+            snprintf(msg, sizeof msg, "%s %s: %s", def->name, clrt__dtype_word(dt), fwhy);
             rc = fail(why, cap, -1, msg, lineno);
             break;
         }
-        *have = 1;
+        e->have = 1;
     }
     free(copy);
     if (rc == 0 && state < 5)
@@ -401,7 +231,7 @@ int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info
 
 /* ---- writing */
 
-char *clrt__tuned_format(const clrt_device_info *info, const clrt_tuned_set *set)
+char *clrt__tuned_format(const clrt_device_info *info, const clrt__tuned_set *set)
 {
     size_t cap = 8192, used = 0;
     char *buf = malloc(cap);
@@ -418,18 +248,17 @@ char *clrt__tuned_format(const clrt_device_info *info, const clrt_tuned_set *set
     if (n < 0 || (size_t)n >= cap)
         goto fail;
     used = (size_t)n;
-    for (int op = 0; op < CLRT_OP_COUNT; op++)
-        for (int dt = 0; dt < 2; dt++) {
-            int have = op == CLRT_OP_MATMUL ? set->have_matmul[dt] : set->have_add[dt];
-            if (!have)
+    for (int op = 0; op < CLRT__K_COUNT; op++)
+        for (int dt = 1; dt <= NDTYPES; dt++) {
+            const clrt__tuned_entry *e = &set->e[op][dt - 1];
+            if (!e->have)
                 continue;
             char fields[400], comment[210];
-            if (params_text(op, op == CLRT_OP_MATMUL ? (const void *)&set->matmul[dt] : (const void *)&set->add[dt],
-                            fields, sizeof fields) != 0)
+            if (clrt__params_text(clrt__kernel_at(op), &e->p, fields, sizeof fields) != 0)
                 goto fail;
-            one_line(comment, sizeof comment, set->comment[op][dt]);
+            one_line(comment, sizeof comment, e->comment);
             n = snprintf(buf + used, cap - used, "%s%s%s%s %s %s\n", comment[0] ? "# " : "", comment,
-                         comment[0] ? "\n" : "", op_word[op], dtype_word[dt], fields);
+                         comment[0] ? "\n" : "", clrt__kernel_at(op)->name, clrt__dtype_word(dt), fields);
             if (n < 0 || (size_t)n >= cap - used)
                 goto fail;
             used += (size_t)n;
@@ -443,7 +272,7 @@ fail:
     return NULL;
 }
 
-int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt_tuned_set *set)
+int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt__tuned_set *set)
 {
     char *text = clrt__tuned_format(info, set);
     if (!text)
@@ -472,60 +301,60 @@ static int first_time(const char *a, const char *b)
     return first;
 }
 
-int clrt__tuned_load(const clrt_device_info *info, const clrt_device_facts *facts, clrt_tuned_set *out)
+int clrt__tuned_load(const char *path, const clrt_device_info *info, const clrt__device_facts *facts,
+                     clrt__tuned_set *out)
 {
     memset(out, 0, sizeof *out);
-    if (!tuned_enabled())
-        return 0;
-    char path[4300];
-    if (clrt__tuned_path(info, 0, path, sizeof path) != 0)
-        return 0;
+    char own[4300];
+    if (!path) {
+        if (!clrt__env_flag("CLRT_TUNED", 1) || clrt__tuned_path(info, 0, own, sizeof own) != 0)
+            return 0;
+        path = own;
+    }
     char *data = NULL;
     size_t len = 0;
     char why[300];
     int rc;
-    if (clrt__file_read(path, CLRT_TUNED_MAX_FILE, &data, &len) != 0) {
+    if (clrt__file_read(path, CLRT__TUNED_MAX_FILE, &data, &len) != 0) {
         struct stat st;
         if (stat(path, &st) != 0 && errno == ENOENT)
             return 0; /* no tuning: the defaults, silently */
-        snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT_TUNED_MAX_FILE);
+        snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT__TUNED_MAX_FILE);
         rc = -1;
+    } else if (len == 0) {
+        free(data);
+        return 0; /* an empty file (made to be written): no tuning */
     } else {
         rc = clrt__tuned_parse(data, len, info, facts, out, why, sizeof why);
     }
     free(data);
     if (rc == 0)
         return 1;
-    atomic_fetch_add(&stat_ignored, 1);
+    clrt__tuned_count(CLRT__TUNED_IGNORED);
     if (first_time(path, why))
         fprintf(stderr, "clrt: ignoring tuned parameters %s: %s; using the defaults for device '%s'\n", path, why,
                 info->name);
     return -1;
 }
 
-int clrt__tuned_params(const clrt_context *ctx, int op, clrt_dtype dtype, void *out)
+int clrt__tuned_lookup(const clrt_device_info *info, const clrt__device_facts *facts, int kernel, int dtype,
+                       clrt__pvals *out)
 {
-    int dt = dtype == CLRT_FLOAT64 ? 1 : 0;
-    clrt_tuned_set set;
-    if (clrt__tuned_load(&ctx->info, &ctx->facts, &set) != 1)
+    clrt__tuned_set set;
+    if (kernel < 0 || kernel >= CLRT__K_COUNT || dtype < 1 || dtype > NDTYPES ||
+        clrt__tuned_load(NULL, info, facts, &set) != 1 || !set.e[kernel][dtype - 1].have)
         return 0;
-    if (op == CLRT_OP_MATMUL && set.have_matmul[dt]) {
-        memcpy(out, &set.matmul[dt], sizeof set.matmul[dt]);
-    } else if (op == CLRT_OP_ADD && set.have_add[dt]) {
-        memcpy(out, &set.add[dt], sizeof set.add[dt]);
-    } else {
-        return 0;
-    }
-    atomic_fetch_add(&stat_used, 1);
+    *out = set.e[kernel][dtype - 1].p;
+    clrt__tuned_count(CLRT__TUNED_USED);
     return 1;
 }
 
-void clrt__tuned_rejected(const clrt_context *ctx, int op, clrt_dtype dtype, const char *why)
+void clrt__tuned_rejected(const clrt_device_info *info, int kernel, int dtype, const char *why)
 {
-    atomic_fetch_add(&stat_fallbacks, 1);
+    clrt__tuned_count(CLRT__TUNED_FALLBACK);
     char what[64];
-    snprintf(what, sizeof what, "%s %s", op_word[op], dtype_word[dtype == CLRT_FLOAT64]);
-    if (first_time(ctx->info.name, what))
+    snprintf(what, sizeof what, "%s %s", clrt__kernel_at(kernel)->name, clrt__dtype_word(dtype));
+    if (first_time(info->name, what))
         fprintf(stderr, "clrt: the tuned %s parameters for device '%s' do not work there (%s); using the defaults\n",
-                what, ctx->info.name, why);
+                what, info->name, why);
 }

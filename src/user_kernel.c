@@ -7,7 +7,11 @@
 #include <string.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "context.h"
+#include "error.h"
+#include "kernels.h"
+#include "program.h"
+#include "util.h"
 
 enum arg_kind { ARG_UNSET, ARG_BUFFER, ARG_SCALAR, ARG_LOCAL };
 
@@ -29,7 +33,7 @@ static int check_kernel(const clrt_kernel *k, const char *func)
 {
     if (!k)
         return clrt__fail(CLRT_EINVAL, func, "kernel is NULL");
-    if (k->tag != CLRT_TAG_KERNEL)
+    if (k->tag != CLRT__TAG_KERNEL)
         return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt kernel (destroyed, or not a kernel)",
                           (const void *)k);
     return CLRT_OK;
@@ -74,13 +78,13 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
         free(p);
         return status;
     }
-    p->tag = CLRT_TAG_PROGRAM;
+    p->tag = CLRT__TAG_PROGRAM;
     atomic_init(&p->refs, 1);
     atomic_init(&p->destroyed, 0);
     p->ctx = ctx;
     p->cl = cl;
     clrt__context_retain(ctx);
-    clrt__live(CLRT_LIVE_PROGRAM, +1);
+    clrt__live(CLRT__LIVE_PROGRAM, +1);
     *out = p;
     return CLRT_OK;
 }
@@ -90,9 +94,9 @@ static void program_release(clrt_program *p)
     if (atomic_fetch_sub(&p->refs, 1) != 1)
         return;
     clrt_context *ctx = p->ctx;
-    p->tag = CLRT_TAG_DEAD;
+    p->tag = CLRT__TAG_DEAD;
     free(p);
-    clrt__live(CLRT_LIVE_PROGRAM, -1);
+    clrt__live(CLRT__LIVE_PROGRAM, -1);
     /* the cl_program stays in the context's cache */
     clrt__context_release(ctx);
 }
@@ -102,7 +106,7 @@ void clrt_program_destroy(clrt_program *p)
     static const char func[] = "clrt_program_destroy";
     if (!p)
         return;
-    if (p->tag != CLRT_TAG_PROGRAM) {
+    if (p->tag != CLRT__TAG_PROGRAM) {
         clrt__report(func, "%p is not a live clrt program; ignored", (void *)p);
         return;
     }
@@ -246,35 +250,35 @@ static void append_kernel_names(const char *names)
 }
 
 /* The facts launches are checked against. Each query counts as the
- * CLRT_FAULT_CREATE_KERNEL fault site, after clCreateKernel itself. */
+ * CLRT__FAULT_CREATE_KERNEL fault site, after clCreateKernel itself. */
 static int query_kernel(clrt_kernel *k, const clrt_context *ctx, const char *func)
 {
     cl_uint nargs = 0;
-    cl_int err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_KERNEL);
     if (err == CL_SUCCESS)
         err = clGetKernelInfo(k->cl, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
     if (err != CL_SUCCESS)
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetKernelInfo", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetKernelInfo", &ctx->info,
                              "cannot count the arguments of kernel '%s'", k->name);
-    err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+    err = clrt__fault(CLRT__FAULT_CREATE_KERNEL);
     if (err == CL_SUCCESS)
         err = clGetKernelWorkGroupInfo(k->cl, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof k->wg_size,
                                        &k->wg_size, NULL);
     if (err == CL_SUCCESS) {
-        err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+        err = clrt__fault(CLRT__FAULT_CREATE_KERNEL);
         if (err == CL_SUCCESS)
             err = clGetKernelWorkGroupInfo(k->cl, ctx->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                            sizeof k->reqd_wg, k->reqd_wg, NULL);
     }
     if (err != CL_SUCCESS)
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetKernelWorkGroupInfo", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetKernelWorkGroupInfo", &ctx->info,
                              "cannot query kernel '%s'", k->name);
     size_t items[32] = {0};
-    err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+    err = clrt__fault(CLRT__FAULT_CREATE_KERNEL);
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL);
     if (err != CL_SUCCESS)
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetDeviceInfo", ctx,
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetDeviceInfo", &ctx->info,
                              "cannot query the device's work-item limits");
     for (int i = 0; i < 3; i++)
         k->max_items[i] = items[i] ? items[i] : 1;
@@ -338,7 +342,7 @@ int clrt_kernel_create(clrt_kernel **out, clrt_program *program, const char *nam
     int known = has_kernel(names, name);
     cl_int err = CL_INVALID_KERNEL_NAME;
     if (known != 0) {
-        err = clrt__fault(CLRT_FAULT_CREATE_KERNEL);
+        err = clrt__fault(CLRT__FAULT_CREATE_KERNEL);
         if (err == CL_SUCCESS)
             k->cl = clCreateKernel(program->cl, name, &err);
     }
@@ -348,7 +352,7 @@ int clrt_kernel_create(clrt_kernel **out, clrt_program *program, const char *nam
             append_kernel_names(names);
         } else {
             status = clrt__fail_cl(err == CL_SUCCESS ? CLRT_EOPENCL : clrt__status_from_cl(err), func, err,
-                                   "clCreateKernel", ctx, "cannot create kernel '%.200s'", name);
+                                   "clCreateKernel", &ctx->info, "cannot create kernel '%.200s'", name);
         }
         free(names);
         kernel_free(k);
@@ -362,10 +366,10 @@ int clrt_kernel_create(clrt_kernel **out, clrt_program *program, const char *nam
         return status;
     }
     clrt_mutex_init(&k->lock);
-    k->tag = CLRT_TAG_KERNEL;
+    k->tag = CLRT__TAG_KERNEL;
     k->program = program;
     atomic_fetch_add(&program->refs, 1);
-    clrt__live(CLRT_LIVE_KERNEL, +1);
+    clrt__live(CLRT__LIVE_KERNEL, +1);
     *out = k;
     return CLRT_OK;
 }
@@ -374,28 +378,28 @@ void clrt_kernel_destroy(clrt_kernel *k)
 {
     if (!k)
         return;
-    if (k->tag != CLRT_TAG_KERNEL) {
+    if (k->tag != CLRT__TAG_KERNEL) {
         clrt__report("clrt_kernel_destroy", "%p is not a live clrt kernel; ignored", (void *)k);
         return;
     }
-    k->tag = CLRT_TAG_DEAD;
+    k->tag = CLRT__TAG_DEAD;
     clrt_program *program = k->program;
     /* launched work keeps what it uses: OpenCL retains it until completion */
     clReleaseKernel(k->cl);
     clrt_mutex_destroy(&k->lock);
     kernel_free(k);
-    clrt__live(CLRT_LIVE_KERNEL, -1);
+    clrt__live(CLRT__LIVE_KERNEL, -1);
     program_release(program);
 }
 
 unsigned clrt_kernel_num_args(const clrt_kernel *k)
 {
-    return (k && k->tag == CLRT_TAG_KERNEL) ? k->nargs : 0;
+    return (k && k->tag == CLRT__TAG_KERNEL) ? k->nargs : 0;
 }
 
 size_t clrt_kernel_work_group_size(const clrt_kernel *k)
 {
-    return (k && k->tag == CLRT_TAG_KERNEL) ? k->wg_size : 0;
+    return (k && k->tag == CLRT__TAG_KERNEL) ? k->wg_size : 0;
 }
 
 /* ---- arguments */
@@ -455,7 +459,7 @@ static int commit_arg(clrt_kernel *k, unsigned index, int kind, size_t size, con
 {
     struct clrt_kernel_arg *a = &k->args[index];
     clrt_mutex_lock(&k->lock);
-    cl_int err = clrt__fault(CLRT_FAULT_SET_ARG);
+    cl_int err = clrt__fault(CLRT__FAULT_SET_ARG);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(k->cl, index, size, value);
     cl_mem old = a->kind == ARG_BUFFER ? a->mem : NULL;
@@ -481,7 +485,7 @@ static int commit_arg(clrt_kernel *k, unsigned index, int kind, size_t size, con
         err == CL_INVALID_ARG_INDEX || err == CL_INVALID_SAMPLER)
         status = CLRT_EINVAL;
     char label[128];
-    return clrt__fail_cl(status, func, err, "clSetKernelArg", k->program->ctx, "cannot set %s of kernel '%s'",
+    return clrt__fail_cl(status, func, err, "clSetKernelArg", &k->program->ctx->info, "cannot set %s of kernel '%s'",
                          arg_label(k, index, label, sizeof label), k->name);
 }
 
@@ -693,7 +697,7 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
                           k->name, (unsigned long long)local_bytes, ctx->info.name,
                           (unsigned long long)ctx->info.local_mem);
     }
-    cl_int err = clrt__fault(CLRT_FAULT_ENQUEUE_KERNEL);
+    cl_int err = clrt__fault(CLRT__FAULT_ENQUEUE_KERNEL);
     if (err == CL_SUCCESS)
         err = clEnqueueNDRangeKernel(q->cl, k->cl, dims, NULL, glob, have_local ? loc : NULL, 0, NULL, NULL);
     clrt_mutex_unlock(&k->lock);
@@ -705,7 +709,7 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
         status = CLRT_EINVAL;
     if (status == CLRT_EDEVICE)
         return clrt__context_fail_late(ctx, func, err, "clEnqueueNDRangeKernel");
-    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", ctx, "cannot launch kernel '%s'", k->name);
+    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", &ctx->info, "cannot launch kernel '%s'", k->name);
 }
 
 int clrt_kernel_launch(clrt_queue *q, clrt_kernel *kernel, unsigned dims, const size_t *global,

@@ -1,19 +1,10 @@
 /* Argument checks shared by every entry point. They run before any OpenCL
  * call so that a bad argument never reaches a driver. */
 #include <stdint.h>
+#include <stdio.h>
 
-#include "internal.h"
-
-size_t clrt__dtype_size(int dtype)
-{
-    switch (dtype) {
-    case CLRT_FLOAT32:
-        return 4;
-    case CLRT_FLOAT64:
-        return 8;
-    }
-    return 0;
-}
+#include "error.h"
+#include "handles.h"
 
 int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes)
 {
@@ -38,7 +29,7 @@ int clrt__check_context(const clrt_context *ctx, const char *func)
 {
     if (!ctx)
         return clrt__fail(CLRT_EINVAL, func, "context is NULL");
-    if (ctx->tag != CLRT_TAG_CONTEXT)
+    if (ctx->tag != CLRT__TAG_CONTEXT)
         return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt context (destroyed, or not a context)",
                           (const void *)ctx);
     /* The caller gave the context up: no new queues or buffers on it. Those
@@ -52,7 +43,7 @@ int clrt__check_queue(const clrt_queue *q, const char *func)
 {
     if (!q)
         return clrt__fail(CLRT_EINVAL, func, "queue is NULL");
-    if (q->tag != CLRT_TAG_QUEUE)
+    if (q->tag != CLRT__TAG_QUEUE)
         return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt queue (destroyed, or not a queue)",
                           (const void *)q);
     return CLRT_OK;
@@ -62,7 +53,7 @@ int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what)
 {
     if (!b)
         return clrt__fail(CLRT_EINVAL, func, "buffer %s is NULL", what);
-    if (b->tag != CLRT_TAG_BUFFER)
+    if (b->tag != CLRT__TAG_BUFFER)
         return clrt__fail(CLRT_EINVAL, func,
                           "buffer %s (%p) is not a live clrt buffer (destroyed, or not a buffer)", what,
                           (const void *)b);
@@ -73,10 +64,27 @@ int clrt__check_program(const clrt_program *p, const char *func)
 {
     if (!p)
         return clrt__fail(CLRT_EINVAL, func, "program is NULL");
-    if (p->tag != CLRT_TAG_PROGRAM)
+    if (p->tag != CLRT__TAG_PROGRAM)
         return clrt__fail(CLRT_EINVAL, func, "%p is not a live clrt program (destroyed, or not a program)",
                           (const void *)p);
     if (atomic_load(&p->destroyed))
         return clrt__fail(CLRT_EINVAL, func, "the program was destroyed");
     return CLRT_OK;
+}
+
+int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, const char *clcall)
+{
+    int status = (code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_HOST_MEMORY) ? CLRT_ENOMEM
+                                                                                              : CLRT_EDEVICE;
+    clrt__fail_cl(status, func, code, clcall, &ctx->info,
+                  status == CLRT_ENOMEM ? "the device ran out of memory for queued work; this context is now failed"
+                                        : "the device failed while running work; this context is now failed");
+    /* The first failure is the one kept. Not under a lock that kernel builds
+     * hold (they may take seconds). Readers look at failure[] only after
+     * seeing failed set, which is stored after it. */
+    if (!atomic_exchange(&ctx->failing, 1)) {
+        snprintf(ctx->failure, sizeof ctx->failure, "%s", clrt_error_message());
+        atomic_store(&ctx->failed, 1);
+    }
+    return status;
 }

@@ -6,7 +6,9 @@
 #include "test_util.h"
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 static void device_list(void **state)
 {
@@ -206,7 +208,7 @@ static void buffer_shape_and_errors(void **state)
         assert_int_equal(clrt_buffer_dtype(b), CLRT_FLOAT64);
         clrt_buffer_destroy(b);
     }
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
 }
 
 static void op_errors(void **state)
@@ -338,7 +340,7 @@ static void context_outlives_children(void **state)
     TU_OK(clrt_buffer_create(&b, c, CLRT_FLOAT32, 2, 3));
     clrt_context_destroy(c);
     assert_non_null(strstr(clrt_error_message(), "still live"));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 2); /* the fixture's and this one */
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 2); /* the fixture's and this one */
     /* the context is gone for new work... */
     clrt_buffer *b2 = (clrt_buffer *)0x1;
     TU_REFUSED(CLRT_EINVAL, "the context was destroyed", clrt_buffer_create(&b2, c, CLRT_FLOAT32, 2, 3));
@@ -350,7 +352,7 @@ static void context_outlives_children(void **state)
     TU_REFUSED(CLRT_EINVAL, "the context was destroyed", clrt_context_device(c, &info));
     clrt_context_destroy(c); /* twice: reported, ignored */
     assert_non_null(strstr(clrt_error_message(), "clrt_context_destroy: context destroyed twice"));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 2);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 2);
     /* ...but its children still work */
     float in[6] = {1, 2, 3, 4, 5, 6}, out[6];
     TU_OK(clrt_buffer_write(q, b, in, 6));
@@ -359,9 +361,9 @@ static void context_outlives_children(void **state)
     for (int i = 0; i < 6; i++)
         assert_true(out[i] == 2 * in[i]);
     clrt_buffer_destroy(b);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 2);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 2);
     clrt_queue_destroy(q);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1); /* released with its last child */
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 1); /* released with its last child */
 }
 
 static void finish_and_destroy(void **state)
@@ -382,7 +384,7 @@ static void finish_and_destroy(void **state)
 static void build_failure_reports_log(void **state)
 {
     tu_fixture *f = *state;
-    long programs = clrt_debug_live(CLRT_LIVE_PROGRAM);
+    long programs = clrt__debug_live(CLRT__LIVE_PROGRAM);
     clrt_program *p = (clrt_program *)0x1;
     TU_REFUSED(CLRT_EBUILD, "clBuildProgram",
                clrt_program_create(&p, f->ctx, "__kernel void broken(__global float *x) { x[0] = undeclared_name; }",
@@ -393,7 +395,7 @@ static void build_failure_reports_log(void **state)
     assert_non_null(strstr(msg, "CL_BUILD_PROGRAM_FAILURE"));
     assert_non_null(strstr(msg, "Build log"));
     assert_non_null(strstr(msg, "undeclared_name"));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), programs); /* nothing kept from the failed build */
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM), programs); /* nothing kept from the failed build */
     /* the context still builds and runs the built-in kernels */
     clrt_buffer *v;
     float in[3] = {1, 2, 3}, out[3];

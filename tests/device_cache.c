@@ -23,10 +23,6 @@ static int setup(void **state)
     snprintf(programs, sizeof programs, "%s/programs", dir);
     setenv("CLRT_CACHE", "on", 1);
     setenv("CLRT_CACHE_DIR", dir, 1);
-    /* Parameters that fit every driver's work-group limit, so that each add
-     * is exactly one build (a misfit is rebuilt smaller: two entries). */
-    static const clrt_add_params small = {.vw = 4, .items = 1, .wg = 16};
-    clrt_debug_override_add(&small);
     return 0;
 }
 
@@ -53,7 +49,6 @@ static int teardown(void **state)
     rmdir(dir);
     unsetenv("CLRT_CACHE");
     unsetenv("CLRT_CACHE_DIR");
-    clrt_debug_override_add(NULL);
     tu_assert_no_live_handles();
     return 0;
 }
@@ -81,6 +76,9 @@ static void run_add(void)
     clrt_queue *q;
     clrt_buffer *a, *b;
     TU_OK(clrt_context_create(&ctx, NULL));
+    /* Parameters that fit every driver's work-group limit, so that each add
+     * is exactly one build (a misfit is rebuilt smaller: two entries). */
+    TU_OK(clrt_tune_override(ctx, "add", CLRT_FLOAT32, "vw=4 items=1 wg=16"));
     TU_OK(clrt_queue_create(&q, ctx));
     TU_OK(clrt_buffer_create(&a, ctx, CLRT_FLOAT32, 3, 11));
     TU_OK(clrt_buffer_create(&b, ctx, CLRT_FLOAT32, 3, 11));
@@ -106,14 +104,14 @@ typedef struct stats {
 static stats delta(const stats *before)
 {
     stats now;
-    clrt_debug_cache_stats(&now.hits, &now.misses, &now.rejected);
+    clrt__debug_cache_stats(&now.hits, &now.misses, &now.rejected);
     return (stats){now.hits - before->hits, now.misses - before->misses, now.rejected - before->rejected};
 }
 
 static stats snapshot(void)
 {
     stats s;
-    clrt_debug_cache_stats(&s.hits, &s.misses, &s.rejected);
+    clrt__debug_cache_stats(&s.hits, &s.misses, &s.rejected);
     return s;
 }
 

@@ -10,7 +10,9 @@
 #include "test_util.h"
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 /* A fault kind: the OpenCL call site, the code it returns, and the status the
  * caller must get. late: the context must be marked failed afterwards. */
@@ -21,20 +23,20 @@ typedef struct fault_kind {
     int late;
 } fault_kind;
 
-static const char *const site_call[CLRT_FAULT_SITES] = {
-    [CLRT_FAULT_PLATFORM_IDS] = "clGetPlatformIDs",
-    [CLRT_FAULT_DEVICE_IDS] = "clGetDeviceIDs",
-    [CLRT_FAULT_CREATE_CONTEXT] = "clCreateContext",
-    [CLRT_FAULT_CREATE_QUEUE] = "clCreateCommandQueue",
-    [CLRT_FAULT_CREATE_BUFFER] = "clCreateBuffer",
-    [CLRT_FAULT_WRITE] = "clEnqueueWriteBuffer",
-    [CLRT_FAULT_READ] = "clEnqueueReadBuffer",
-    [CLRT_FAULT_CREATE_PROGRAM] = "clCreateProgramWithSource",
-    [CLRT_FAULT_BUILD] = "clBuildProgram",
-    [CLRT_FAULT_CREATE_KERNEL] = "clCreateKernel",
-    [CLRT_FAULT_SET_ARG] = "clSetKernelArg",
-    [CLRT_FAULT_ENQUEUE_KERNEL] = "clEnqueueNDRangeKernel",
-    [CLRT_FAULT_FINISH] = "clFinish",
+static const char *const site_call[CLRT__FAULT_SITES] = {
+    [CLRT__FAULT_PLATFORM_IDS] = "clGetPlatformIDs",
+    [CLRT__FAULT_DEVICE_IDS] = "clGetDeviceIDs",
+    [CLRT__FAULT_CREATE_CONTEXT] = "clCreateContext",
+    [CLRT__FAULT_CREATE_QUEUE] = "clCreateCommandQueue",
+    [CLRT__FAULT_CREATE_BUFFER] = "clCreateBuffer",
+    [CLRT__FAULT_WRITE] = "clEnqueueWriteBuffer",
+    [CLRT__FAULT_READ] = "clEnqueueReadBuffer",
+    [CLRT__FAULT_CREATE_PROGRAM] = "clCreateProgramWithSource",
+    [CLRT__FAULT_BUILD] = "clBuildProgram",
+    [CLRT__FAULT_CREATE_KERNEL] = "clCreateKernel",
+    [CLRT__FAULT_SET_ARG] = "clSetKernelArg",
+    [CLRT__FAULT_ENQUEUE_KERNEL] = "clEnqueueNDRangeKernel",
+    [CLRT__FAULT_FINISH] = "clFinish",
 };
 
 /* Reported at the end: the distinct (call, code) pairs injected and checked. */
@@ -57,17 +59,12 @@ static int setup(void **state)
     /* Builds must reach clCreateProgramWithSource/clBuildProgram, not the
      * disk cache, so that their fault sites are hit on every driver. */
     setenv("CLRT_CACHE", "off", 1);
-    /* A matmul variant every driver runs (no local memory, 1x1 groups): this
-     * suite is about error paths, not kernel tuning. */
-    static const clrt_matmul_params plain = {.use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1};
-    clrt_debug_override_matmul(&plain);
     return 0;
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    clrt_debug_override_matmul(NULL);
     print_message("fault kinds checked: %u distinct (OpenCL call, error code) pairs\n", kinds_checked);
     return 0;
 }
@@ -75,7 +72,7 @@ static int group_teardown(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     tu_assert_no_live_handles();
     return 0;
 }
@@ -97,6 +94,20 @@ static void expect_status(int got, const fault_kind *f)
     count_kind(f->site, f->code);
 }
 
+/* A matmul variant every driver runs (no local memory, 1x1 groups): this
+ * suite is about error paths, not kernel tuning. */
+static const char plain[] = "use_local=0 tm=1 tn=1 tk=1 wgx=1 wgy=1 vw=1 pack=0 tkp=0";
+static const char *matmul_params = plain;
+
+/* A context on the default device whose matmul runs with matmul_params. */
+static int open_context(clrt_context **ctx)
+{
+    int s = clrt_context_create(ctx, NULL);
+    if (s == CLRT_OK)
+        s = clrt_tune_override(*ctx, "matmul", CLRT_FLOAT32, matmul_params);
+    return s;
+}
+
 /* ---- a small workload with its own context, that cleans up after itself */
 
 typedef struct rig {
@@ -109,7 +120,7 @@ typedef struct rig {
 static void rig_open(rig *r)
 {
     memset(r, 0, sizeof *r);
-    TU_OK(clrt_context_create(&r->ctx, NULL));
+    TU_OK(open_context(&r->ctx));
     TU_OK(clrt_queue_create(&r->q, r->ctx));
     TU_OK(clrt_queue_create(&r->q2, r->ctx));
     TU_OK(clrt_buffer_create(&r->a, r->ctx, CLRT_FLOAT32, 2, 3));
@@ -153,7 +164,7 @@ static void rig_close(rig *r)
  * its site: the status and the message it names. */
 static void rig_op_fails(rig *r, int op, const fault_kind *kind)
 {
-    clrt_debug_fault_arm(kind->site, 1, kind->code);
+    clrt__debug_fault_arm(kind->site, 1, kind->code);
     int status = op == 0 ? clrt_add(r->q, r->c, r->a, r->b) : clrt_matmul(r->q, r->c, r->a, r->m);
     expect_status(status, kind);
     expect_cl_message(kind);
@@ -179,16 +190,16 @@ static void context_creation_faults(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_CREATE_CONTEXT, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_CONTEXT, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_CONTEXT, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 0},
-        {CLRT_FAULT_CREATE_CONTEXT, CL_INVALID_VALUE, CLRT_EDEVICE, 0},
-        {CLRT_FAULT_PLATFORM_IDS, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_PLATFORM_IDS, CL_INVALID_VALUE, CLRT_EOPENCL, 0},
+        {CLRT__FAULT_CREATE_CONTEXT, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_CONTEXT, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_CONTEXT, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 0},
+        {CLRT__FAULT_CREATE_CONTEXT, CL_INVALID_VALUE, CLRT_EDEVICE, 0},
+        {CLRT__FAULT_PLATFORM_IDS, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_PLATFORM_IDS, CL_INVALID_VALUE, CLRT_EOPENCL, 0},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         clrt_context *ctx = (clrt_context *)0x1;
-        clrt_debug_fault_arm(kinds[i].site, 1, kinds[i].code);
+        clrt__debug_fault_arm(kinds[i].site, 1, kinds[i].code);
         expect_status(clrt_context_create(&ctx, NULL), &kinds[i]);
         expect_cl_message(&kinds[i]);
         assert_null(ctx);
@@ -196,7 +207,7 @@ static void context_creation_faults(void **state)
     }
     /* clrt_device_list reports a platform listing failure the same way */
     size_t n = 0;
-    clrt_debug_fault_arm(CLRT_FAULT_PLATFORM_IDS, 1, CL_OUT_OF_HOST_MEMORY);
+    clrt__debug_fault_arm(CLRT__FAULT_PLATFORM_IDS, 1, CL_OUT_OF_HOST_MEMORY);
     TU_REFUSED(CLRT_ENOMEM, NULL, clrt_device_list(NULL, 0, &n));
 }
 
@@ -212,15 +223,15 @@ static void device_query_fault_skips_platform(void **state)
     assert_int_equal(clGetPlatformIDs(1, &first, NULL), CL_SUCCESS);
     if (clGetDeviceIDs(first, CL_DEVICE_TYPE_ALL, 0, NULL, &first_devices) != CL_SUCCESS)
         first_devices = 0;
-    clrt_debug_fault_arm(CLRT_FAULT_DEVICE_IDS, 1, CL_DEVICE_NOT_AVAILABLE);
+    clrt__debug_fault_arm(CLRT__FAULT_DEVICE_IDS, 1, CL_DEVICE_NOT_AVAILABLE);
     TU_OK(clrt_device_list(NULL, 0, &after));
     assert_int_equal(after, before - first_devices);
     if (after == 0) {
         clrt_context *ctx;
-        clrt_debug_fault_arm(CLRT_FAULT_DEVICE_IDS, 1, CL_DEVICE_NOT_AVAILABLE);
+        clrt__debug_fault_arm(CLRT__FAULT_DEVICE_IDS, 1, CL_DEVICE_NOT_AVAILABLE);
         TU_REFUSED(CLRT_ENODEVICE, "no OpenCL platform with a device", clrt_context_create(&ctx, NULL));
     }
-    count_kind(CLRT_FAULT_DEVICE_IDS, CL_DEVICE_NOT_AVAILABLE);
+    count_kind(CLRT__FAULT_DEVICE_IDS, CL_DEVICE_NOT_AVAILABLE);
 }
 
 /* ---- creation of queues and buffers */
@@ -229,20 +240,20 @@ static void queue_creation_faults(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_CREATE_QUEUE, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_QUEUE, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_QUEUE, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 0},
-        {CLRT_FAULT_CREATE_QUEUE, CL_INVALID_DEVICE, CLRT_EOPENCL, 0},
+        {CLRT__FAULT_CREATE_QUEUE, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_QUEUE, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_QUEUE, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 0},
+        {CLRT__FAULT_CREATE_QUEUE, CL_INVALID_DEVICE, CLRT_EOPENCL, 0},
     };
     clrt_context *ctx;
     TU_OK(clrt_context_create(&ctx, NULL));
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         clrt_queue *q = (clrt_queue *)0x1;
-        clrt_debug_fault_arm(kinds[i].site, 1, kinds[i].code);
+        clrt__debug_fault_arm(kinds[i].site, 1, kinds[i].code);
         expect_status(clrt_queue_create(&q, ctx), &kinds[i]);
         expect_cl_message(&kinds[i]);
         assert_null(q);
-        assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 0);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_QUEUE), 0);
         /* not a late error: the context still works */
         TU_OK(clrt_queue_create(&q, ctx));
         TU_OK(clrt_queue_finish(q));
@@ -255,23 +266,23 @@ static void buffer_creation_faults(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_CREATE_BUFFER, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_BUFFER, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_BUFFER, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_BUFFER, CL_INVALID_BUFFER_SIZE, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_BUFFER, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_BUFFER, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_BUFFER, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_BUFFER, CL_INVALID_BUFFER_SIZE, CLRT_ENOMEM, 0},
     };
     clrt_context *ctx;
     TU_OK(clrt_context_create(&ctx, NULL));
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         /* the third of three fails: the first two stay, nothing else */
         clrt_buffer *b[3] = {NULL, NULL, (clrt_buffer *)0x1};
-        clrt_debug_fault_arm(kinds[i].site, 3, kinds[i].code);
+        clrt__debug_fault_arm(kinds[i].site, 3, kinds[i].code);
         TU_OK(clrt_buffer_create(&b[0], ctx, CLRT_FLOAT32, 4, 4));
         TU_OK(clrt_buffer_create(&b[1], ctx, CLRT_FLOAT32, 4, 4));
         expect_status(clrt_buffer_create(&b[2], ctx, CLRT_FLOAT32, 4, 4), &kinds[i]);
         expect_cl_message(&kinds[i]);
         assert_null(b[2]);
-        assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 2);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 2);
         clrt_buffer_destroy(b[0]);
         clrt_buffer_destroy(b[1]);
     }
@@ -284,22 +295,22 @@ static void build_faults(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_CREATE_PROGRAM, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_BUILD, CL_BUILD_PROGRAM_FAILURE, CLRT_EBUILD, 0},
-        {CLRT_FAULT_BUILD, CL_COMPILER_NOT_AVAILABLE, CLRT_EBUILD, 0},
-        {CLRT_FAULT_BUILD, CL_INVALID_BUILD_OPTIONS, CLRT_EBUILD, 0},
-        {CLRT_FAULT_BUILD, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_KERNEL, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_CREATE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_PROGRAM, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_BUILD, CL_BUILD_PROGRAM_FAILURE, CLRT_EBUILD, 0},
+        {CLRT__FAULT_BUILD, CL_COMPILER_NOT_AVAILABLE, CLRT_EBUILD, 0},
+        {CLRT__FAULT_BUILD, CL_INVALID_BUILD_OPTIONS, CLRT_EBUILD, 0},
+        {CLRT__FAULT_BUILD, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_KERNEL, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_CREATE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         for (int op = 0; op < 2; op++) {
             rig r;
             rig_open(&r);
             rig_op_fails(&r, op, &kinds[i]);
-            assert_int_equal(clrt_debug_live(CLRT_LIVE_KERNEL), 0);
-            if (kinds[i].site != CLRT_FAULT_CREATE_KERNEL) /* a failed build keeps no program */
-                assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), 0);
+            assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), 0);
+            if (kinds[i].site != CLRT__FAULT_CREATE_KERNEL) /* a failed build keeps no program */
+                assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM), 0);
             /* a failed build is not a device failure: the next call builds again */
             rig_ops_ok(&r);
             rig_close(&r);
@@ -313,14 +324,14 @@ static void launch_faults(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_SET_ARG, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_SET_ARG, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_SET_ARG, CL_INVALID_MEM_OBJECT, CLRT_EOPENCL, 0},
-        {CLRT_FAULT_ENQUEUE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_ENQUEUE_KERNEL, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 0},
-        {CLRT_FAULT_ENQUEUE_KERNEL, CL_INVALID_WORK_GROUP_SIZE, CLRT_EOPENCL, 0},
-        {CLRT_FAULT_ENQUEUE_KERNEL, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_ENQUEUE_KERNEL, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_SET_ARG, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_SET_ARG, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_SET_ARG, CL_INVALID_MEM_OBJECT, CLRT_EOPENCL, 0},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_INVALID_WORK_GROUP_SIZE, CLRT_EOPENCL, 0},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         for (int op = 0; op < 2; op++) {
@@ -368,15 +379,15 @@ static void late_faults_fail_the_context(void **state)
 {
     (void)state;
     static const fault_kind kinds[] = {
-        {CLRT_FAULT_FINISH, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_FINISH, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1}, /* NVIDIA: a killed kernel */
-        {CLRT_FAULT_FINISH, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_FINISH, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
-        {CLRT_FAULT_READ, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_READ, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_READ, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
-        {CLRT_FAULT_WRITE, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
-        {CLRT_FAULT_WRITE, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
+        {CLRT__FAULT_FINISH, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_FINISH, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1}, /* NVIDIA: a killed kernel */
+        {CLRT__FAULT_FINISH, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_FINISH, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
+        {CLRT__FAULT_READ, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_READ, CL_INVALID_COMMAND_QUEUE, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_READ, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
+        {CLRT__FAULT_WRITE, CL_OUT_OF_RESOURCES, CLRT_EDEVICE, 1},
+        {CLRT__FAULT_WRITE, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 1},
     };
     /* another context, opened first, must not be affected */
     rig bystander;
@@ -385,11 +396,11 @@ static void late_faults_fail_the_context(void **state)
         rig r;
         rig_open(&r);
         TU_OK(clrt_add(r.q, r.c, r.a, r.b));
-        clrt_debug_fault_arm(kinds[i].site, 1, kinds[i].code);
+        clrt__debug_fault_arm(kinds[i].site, 1, kinds[i].code);
         int status;
-        if (kinds[i].site == CLRT_FAULT_FINISH)
+        if (kinds[i].site == CLRT__FAULT_FINISH)
             status = clrt_queue_finish(r.q);
-        else if (kinds[i].site == CLRT_FAULT_READ)
+        else if (kinds[i].site == CLRT__FAULT_READ)
             status = clrt_buffer_read(r.q, r.c, r.hc, 6);
         else
             status = clrt_buffer_write(r.q, r.a, r.ha, 6);
@@ -398,8 +409,8 @@ static void late_faults_fail_the_context(void **state)
         assert_non_null(strstr(clrt_error_message(), "this context is now failed"));
         expect_context_failed(&r, &kinds[i]);
         rig_close(&r); /* a failed context is still destroyed cleanly */
-        assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
-        assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 4);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 1);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 4);
         rig_add_ok(&bystander);
     }
     rig_close(&bystander);
@@ -411,11 +422,11 @@ static void late_faults_fail_the_context(void **state)
 static int sweep_expect(int site)
 {
     switch (site) {
-    case CLRT_FAULT_DEVICE_IDS:
+    case CLRT__FAULT_DEVICE_IDS:
         return CLRT_ENODEVICE; /* the platform is skipped */
-    case CLRT_FAULT_WRITE:
-    case CLRT_FAULT_READ:
-    case CLRT_FAULT_FINISH:
+    case CLRT__FAULT_WRITE:
+    case CLRT__FAULT_READ:
+    case CLRT__FAULT_FINISH:
         return CLRT_EDEVICE; /* late: a kernel died */
     default:
         return CLRT_ENOMEM;
@@ -434,7 +445,7 @@ static int session(void)
         ha[i] = (float)(i % 5) - 2.0f;
     for (int i = 0; i < 16; i++)
         hm[i] = (i % 5 == 0) ? 1.0f : 0.0f; /* the 4x4 identity */
-    int s = clrt_context_create(&ctx, NULL);
+    int s = open_context(&ctx);
     if (s == CLRT_OK)
         s = clrt_queue_create(&q, ctx);
     if (s == CLRT_OK)
@@ -473,31 +484,31 @@ static int session(void)
  * survives with its results intact (0: none). */
 static void sweep(unsigned long ok_buffer_call)
 {
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     TU_OK(session());
-    unsigned long calls[CLRT_FAULT_SITES];
-    for (int s = 0; s < CLRT_FAULT_SITES; s++)
-        calls[s] = clrt_debug_fault_calls(s);
+    unsigned long calls[CLRT__FAULT_SITES];
+    for (int s = 0; s < CLRT__FAULT_SITES; s++)
+        calls[s] = clrt__debug_fault_calls(s);
     unsigned runs = 0;
-    for (int site = 0; site < CLRT_FAULT_SITES; site++) {
+    for (int site = 0; site < CLRT__FAULT_SITES; site++) {
         if (calls[site] == 0)
             fail_msg("the session never reaches %s: the sweep would not test it", site_call[site]);
         for (unsigned long n = 1; n <= calls[site]; n++) {
-            clrt_debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
+            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
             int status = session();
-            clrt_debug_fault_clear();
+            clrt__debug_fault_clear();
             int expect = sweep_expect(site);
             /* a machine with several platforms still finds a device elsewhere */
-            if (site == CLRT_FAULT_DEVICE_IDS && status == CLRT_OK)
+            if (site == CLRT__FAULT_DEVICE_IDS && status == CLRT_OK)
                 expect = CLRT_OK;
-            if (site == CLRT_FAULT_CREATE_BUFFER && n == ok_buffer_call)
+            if (site == CLRT__FAULT_CREATE_BUFFER && n == ok_buffer_call)
                 expect = CLRT_OK;
             if (status != expect)
                 fail_msg("%s call %lu of %lu failing with CL_OUT_OF_RESOURCES gave %s, expected %s: %s",
                          site_call[site], n, calls[site], clrt_status_name(status), clrt_status_name(expect),
                          clrt_error_message());
-            if (clrt_debug_live_total() != 0)
-                fail_msg("%s call %lu failing leaked %ld handle(s)", site_call[site], n, clrt_debug_live_total());
+            if (clrt__debug_live_total() != 0)
+                fail_msg("%s call %lu failing leaked %ld handle(s)", site_call[site], n, clrt__debug_live_total());
             count_kind(site, CL_OUT_OF_RESOURCES);
             runs++;
         }
@@ -519,16 +530,13 @@ static void fault_sweep(void **state)
 static void fault_sweep_packed(void **state)
 {
     (void)state;
-    static const clrt_matmul_params packed = {
-        .use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1, .pack = 2};
-    clrt_debug_override_matmul(&packed);
-    clrt_debug_fault_clear();
+    matmul_params = "use_local=0 tm=1 tn=1 tk=1 wgx=1 wgy=1 vw=1 pack=2 tkp=0 pack_kib=0";
+    clrt__debug_fault_clear();
     TU_OK(session());
-    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_CREATE_BUFFER), 5);
-    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_ENQUEUE_KERNEL), 3); /* pack_b, matmul, add */
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_CREATE_BUFFER), 5);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 3); /* pack_b, matmul, add */
     sweep(5);
-    static const clrt_matmul_params plain = {.use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1};
-    clrt_debug_override_matmul(&plain);
+    matmul_params = plain;
 }
 
 int main(void)

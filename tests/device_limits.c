@@ -13,7 +13,9 @@
 #include "test_util.h"
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 static clrt_device_info dev;
 
@@ -33,8 +35,6 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    clrt_debug_override_matmul(NULL);
-    clrt_debug_override_add(NULL);
     tu_assert_no_live_handles();
     return 0;
 }
@@ -53,15 +53,16 @@ static void limits_took_effect(void **state)
                   (unsigned long long)dev.global_mem >> 20, (unsigned long long)dev.max_alloc >> 20);
 }
 
-/* c = a + b and c = a b on a fresh context (built with the current
- * overrides), checked against the host; *mm and *add get the parameters the
- * kernels were really built with, after fitting (read from the context, as
- * device_tuned does), so that callers can see the fitting happen. */
-static void check_ops(size_t M, size_t N, size_t K, clrt_matmul_params *mm, clrt_add_params *add)
+/* c = a + b and c = a b on a fresh context whose kernels are forced to mm and
+ * add (clrt_tune_override), checked against the host; mm_got and add_got
+ * (256 bytes each) get the parameters the kernels were really built with. */
+static void check_ops(size_t M, size_t N, size_t K, const char *mm, const char *add, char *mm_got, char *add_got)
 {
     clrt_context *ctx;
     clrt_queue *q;
     TU_OK(clrt_context_create(&ctx, NULL));
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, mm));
+    TU_OK(clrt_tune_override(ctx, "add", CLRT_FLOAT32, add));
     TU_OK(clrt_queue_create(&q, ctx));
     float *a = malloc(M * K * sizeof *a), *b = malloc(K * N * sizeof *b), *c = malloc(M * N * sizeof *c);
     assert_true(a && b && c);
@@ -84,9 +85,11 @@ static void check_ops(size_t M, size_t N, size_t K, clrt_matmul_params *mm, clrt
     for (size_t i = 0; i < M * K; i++)
         assert_true(s[i] == a[i] + a[i]);
     free(s);
-    assert_true(ctx->ops[CLRT_OP_MATMUL][CLRT_FLOAT32 - 1].ready && ctx->ops[CLRT_OP_ADD][CLRT_FLOAT32 - 1].ready);
-    *mm = ctx->ops[CLRT_OP_MATMUL][CLRT_FLOAT32 - 1].params.matmul;
-    *add = ctx->ops[CLRT_OP_ADD][CLRT_FLOAT32 - 1].params.add;
+    clrt_params_origin o1, o2;
+    TU_OK(clrt_tune_current(ctx, "matmul", CLRT_FLOAT32, mm_got, 256, &o1));
+    TU_OK(clrt_tune_current(ctx, "add", CLRT_FLOAT32, add_got, 256, &o2));
+    assert_int_equal(o1, CLRT_PARAMS_OVERRIDE);
+    assert_int_equal(o2, CLRT_PARAMS_OVERRIDE);
     clrt_buffer_destroy(da);
     clrt_buffer_destroy(db);
     clrt_buffer_destroy(dc);
@@ -98,9 +101,21 @@ static void check_ops(size_t M, size_t N, size_t K, clrt_matmul_params *mm, clrt
     free(c);
 }
 
-/* Work-groups four times the device maximum: fitted down, not refused.
- * Only on GPU-like limits (at most 1024 work-items): a CPU driver allowing
- * 4096 would spend minutes compiling a 16384-item group. */
+/* The device's facts, as the library sees them. */
+static clrt__device_facts device_facts(void)
+{
+    clrt_context *ctx;
+    TU_OK(clrt_context_create(&ctx, NULL));
+    clrt__device_facts f = ctx->facts;
+    clrt_context_destroy(ctx);
+    return f;
+}
+
+/* Work-groups four times the device maximum: refused by the check with the
+ * device's limit named, and what the kernel rules fit them down to is
+ * accepted, runs, and gives correct results. Only on GPU-like limits (at most
+ * 1024 work-items): a CPU driver allowing 4096 would spend minutes compiling
+ * a 16384-item group. */
 static void oversized_work_groups_are_fitted(void **state)
 {
     (void)state;
@@ -111,32 +126,44 @@ static void oversized_work_groups_are_fitted(void **state)
     unsigned side = 1;
     while ((size_t)side * side <= dev.max_work_group * 4 && side < 64)
         side *= 2;
-    clrt_add_params add = {.vw = 1, .items = 1, .wg = side * side};
-    clrt_matmul_params mm = {.use_local = 0, .tm = 1, .tn = 1, .tk = 8, .wgx = side, .wgy = side, .vw = 1};
-    assert_true((size_t)side * side > dev.max_work_group); /* the overrides really are oversized */
-    clrt_debug_override_add(&add);
-    clrt_debug_override_matmul(&mm);
-    for (int use_local = 0; use_local < 2; use_local++) {
-        mm.use_local = use_local;
-        clrt_debug_override_matmul(&mm);
-        clrt_matmul_params got_mm;
-        clrt_add_params got_add;
-        check_ops(33, 17, 9, &got_mm, &got_add);
-        /* the groups were fitted down to the device; the rest of the variant is as asked */
-        if ((size_t)got_mm.wgx * got_mm.wgy > dev.max_work_group || got_add.wg > dev.max_work_group)
-            fail_msg("use_local %d: built with %ux%u matmul and %u add work-items per group, device allows %zu",
-                     use_local, got_mm.wgx, got_mm.wgy, got_add.wg, dev.max_work_group);
-        assert_int_equal(got_mm.use_local, use_local);
-        assert_int_equal(got_mm.tm, mm.tm);
-        assert_int_equal(got_mm.tn, mm.tn);
-        assert_int_equal(got_mm.tk, mm.tk);
-        assert_int_equal(got_mm.vw, mm.vw);
-        assert_int_equal(got_add.vw, add.vw);
-        assert_int_equal(got_add.items, add.items);
+    assert_true((size_t)side * side > dev.max_work_group); /* really oversized */
+    const clrt__device_facts facts = device_facts();
+    for (unsigned use_local = 0; use_local < 2; use_local++) {
+        char mm[256], add[256], why[256], mm_got[256], add_got[256];
+        snprintf(mm, sizeof mm, "use_local=%u tm=1 tn=1 tk=8 wgx=%u wgy=%u vw=1 pack=0", use_local, side, side);
+        snprintf(add, sizeof add, "vw=1 items=1 wg=%u", side * side);
+        clrt_context *ctx;
+        TU_OK(clrt_context_create(&ctx, NULL));
+        TU_REFUSED(CLRT_EINVAL, "exceeds the device's", clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, mm));
+        assert_int_equal(clrt_tune_check(ctx, "add", CLRT_FLOAT32, add, why, sizeof why), CLRT_EINVAL);
+        assert_non_null(strstr(why, "exceeds the device's"));
+        clrt_context_destroy(ctx);
+        /* fitted by the kernels' own rules, as a built kernel's limit would make them */
+        clrt__pvals p;
+        clrt__k_matmul.defaults(&facts, 4, &p);
+        assert_int_equal(clrt__params_parse(&clrt__k_matmul, mm, &p, why, sizeof why), 0);
+        assert_int_equal(clrt__k_matmul.fit(&facts, 4, facts.max_work_group, &p), 1);
+        assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
+        clrt__k_add.defaults(&facts, 4, &p);
+        assert_int_equal(clrt__params_parse(&clrt__k_add, add, &p, why, sizeof why), 0);
+        assert_int_equal(clrt__k_add.fit(&facts, 4, facts.max_work_group, &p), 1);
+        assert_int_equal(clrt__params_text(&clrt__k_add, &p, add, sizeof add), 0);
+        check_ops(33, 17, 9, mm, add, mm_got, add_got);
+        /* the groups fit the device; the rest of the variant is as asked */
+        if (tu_param(mm_got, "wgx") * tu_param(mm_got, "wgy") > (long)dev.max_work_group ||
+            tu_param(add_got, "wg") > (long)dev.max_work_group)
+            fail_msg("use_local %u: built with %s and %s, device allows %zu work-items", use_local, mm_got, add_got,
+                     dev.max_work_group);
+        assert_int_equal(tu_param(mm_got, "use_local"), use_local);
+        assert_int_equal(tu_param(mm_got, "tm"), 1);
+        assert_int_equal(tu_param(mm_got, "tn"), 1);
+        assert_int_equal(tu_param(mm_got, "tk"), 8);
+        assert_int_equal(tu_param(add_got, "vw"), 1);
     }
 }
 
-/* Local-memory tiles twice the device's local memory: fitted down too. */
+/* Local-memory tiles twice the device's local memory: refused by the check,
+ * and fitted down by the kernel's rules to tiles that fit and run. */
 static void oversized_local_tiles_are_fitted(void **state)
 {
     (void)state;
@@ -147,20 +174,27 @@ static void oversized_local_tiles_are_fitted(void **state)
     }
     /* (8*4 + 8*4) * tk floats = 2 x local memory */
     unsigned tk = 8;
-    while ((uint64_t)64 * tk * sizeof(float) < 2 * dev.local_mem && tk < (1u << 20))
+    while ((uint64_t)64 * tk * sizeof(float) < 2 * dev.local_mem && tk < 4096)
         tk *= 2;
-    clrt_matmul_params mm = {.use_local = 1, .tm = 4, .tn = 4, .tk = tk, .wgx = 8, .wgy = 8, .vw = 4};
-    assert_true(clrt_matmul_local_bytes(&mm, sizeof(float)) > dev.local_mem);
-    clrt_debug_override_matmul(&mm);
-    clrt_matmul_params got;
-    clrt_add_params add;
-    check_ops(40, 36, 70, &got, &add);
-    /* still the local-memory variant, with tiles that fit the device */
-    if (!got.use_local || clrt_matmul_local_bytes(&got, sizeof(float)) > dev.local_mem)
-        fail_msg("built with use_local %d, tk %u, tm %u, tn %u: %zu bytes of local memory, device has %llu",
-                 got.use_local, got.tk, got.tm, got.tn, clrt_matmul_local_bytes(&got, sizeof(float)),
-                 (unsigned long long)dev.local_mem);
-    assert_true(got.tk < mm.tk); /* the k tile is what shrinks first */
+    char mm[256], why[256], got[256], add_got[256];
+    snprintf(mm, sizeof mm, "use_local=1 tm=4 tn=4 tk=%u wgx=8 wgy=8 vw=4", tk);
+    clrt_context *ctx;
+    TU_OK(clrt_context_create(&ctx, NULL));
+    assert_int_equal(clrt_tune_check(ctx, "matmul", CLRT_FLOAT32, mm, why, sizeof why), CLRT_EINVAL);
+    assert_non_null(strstr(why, "local memory"));
+    clrt_context_destroy(ctx);
+    const clrt__device_facts facts = device_facts();
+    clrt__pvals p;
+    clrt__k_matmul.defaults(&facts, 4, &p);
+    assert_int_equal(clrt__params_parse(&clrt__k_matmul, mm, &p, why, sizeof why), 0);
+    assert_int_equal(clrt__k_matmul.fit(&facts, 4, facts.max_work_group, &p), 1);
+    clrt__matmul_params fitted = clrt__mm(&p);
+    assert_true(fitted.use_local && clrt__matmul_local_bytes(&fitted, sizeof(float)) <= dev.local_mem);
+    assert_true(fitted.tk < tk); /* the k tile is what shrinks first */
+    assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
+    check_ops(40, 36, 70, mm, "vw=1", got, add_got);
+    assert_int_equal(tu_param(got, "use_local"), 1);
+    assert_int_equal(tu_param(got, "tk"), fitted.tk);
 }
 
 /* POCL's platform: it accepts more buffers than it has memory for (below). */

@@ -8,7 +8,6 @@
 #include "test_util.h"
 
 #include "debug.h"
-#include "internal.h"
 
 enum { CANARY = 67 };
 
@@ -21,67 +20,13 @@ static int setup(void **state)
     return rc;
 }
 
-static int teardown(void **state)
-{
-    clrt_debug_override_matmul(NULL);
-    clrt_debug_override_add(NULL);
-    return tu_fixture_teardown(state);
-}
+static int teardown(void **state) { return tu_fixture_teardown(state); }
 
-/* A fresh context per variant, so that its kernels are built with the override. */
+/* A fresh context per variant, so that the fixture's kernels stay as they are. */
 static void with_context(clrt_context **ctx, clrt_queue **q)
 {
     *ctx = tu_context_on(&fx->dev);
     TU_OK(clrt_queue_create(q, *ctx));
-}
-
-/* CL_KERNEL_WORK_GROUP_SIZE of the kernel built for (op, dtype). */
-static size_t built_wg(const clrt_context *ctx, const clrt_op_kernel *k)
-{
-    size_t wg = 0;
-    assert_int_equal(clGetKernelWorkGroupInfo(k->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
-                     CL_SUCCESS);
-    return wg;
-}
-
-/* The parameters the context's kernel for (op, dtype) was really built with
- * are the override, so the variant under test is the one that ran; only its
- * work-group may be smaller, and only when the built kernel cannot take the
- * variant's (llvmpipe: 32 work-items for some kernels). */
-static void assert_ran_matmul(const clrt_context *ctx, clrt_dtype dtype, const clrt_matmul_params *want)
-{
-    const clrt_op_kernel *k = &ctx->ops[CLRT_OP_MATMUL][dtype - 1];
-    const clrt_matmul_params *p = &k->params.matmul;
-    assert_true(k->ready);
-    if (p->use_local != want->use_local || p->tm != want->tm || p->tn != want->tn || p->tk != want->tk ||
-        p->vw != want->vw || p->pack != want->pack || p->tkp != want->tkp)
-        fail_msg("matmul ran with use_local %d tm %u tn %u tk %u vw %u pack %u tkp %u, not the variant "
-                 "use_local %d tm %u tn %u tk %u vw %u pack %u tkp %u",
-                 p->use_local, p->tm, p->tn, p->tk, p->vw, p->pack, p->tkp, want->use_local, want->tm, want->tn,
-                 want->tk, want->vw, want->pack, want->tkp);
-    if (p->wgx != want->wgx || p->wgy != want->wgy) {
-        size_t wg = built_wg(ctx, k);
-        if (p->wgx > want->wgx || p->wgy > want->wgy || (size_t)want->wgx * want->wgy <= wg ||
-            (size_t)p->wgx * p->wgy > wg)
-            fail_msg("matmul ran with %ux%u work-groups, not the variant's %ux%u (the built kernel takes %zu)",
-                     p->wgx, p->wgy, want->wgx, want->wgy, wg);
-    }
-}
-
-static void assert_ran_add(const clrt_context *ctx, clrt_dtype dtype, const clrt_add_params *want)
-{
-    const clrt_op_kernel *k = &ctx->ops[CLRT_OP_ADD][dtype - 1];
-    const clrt_add_params *p = &k->params.add;
-    assert_true(k->ready);
-    if (p->vw != want->vw || p->items != want->items)
-        fail_msg("add ran with vw %u items %u, not the variant vw %u items %u", p->vw, p->items, want->vw,
-                 want->items);
-    if (p->wg != want->wg) {
-        size_t wg = built_wg(ctx, k);
-        if (p->wg > want->wg || want->wg <= wg || p->wg > wg)
-            fail_msg("add ran with %u work-items per group, not the variant's %u (the built kernel takes %zu)",
-                     p->wg, want->wg, wg);
-    }
 }
 
 /* c = a + b, exact. in_place: 0 c is its own buffer, 1 c == a, 2 c == b (both
@@ -237,82 +182,75 @@ static void matmul_f64(void **state)
 }
 
 /* The other matmul variant than the device's default, and tiny tiles, so that
- * every code path of cl/matmul.cl runs on every device (Oclgrind included). */
+ * every code path of cl/matmul_cpu.cl and cl/matmul_gpu.cl runs on every device
+ * (Oclgrind included), forced through the public tuning API. */
 static void matmul_every_variant(void **state)
 {
     (void)state;
-    clrt_matmul_params variants[] = {
-        {.use_local = 0, .tm = 4, .tn = 8, .tk = 16, .wgx = 1, .wgy = 4, .vw = 4},
-        {.use_local = 1, .tm = 2, .tn = 4, .tk = 8, .wgx = 4, .wgy = 4, .vw = 2},
-        {.use_local = 1, .tm = 1, .tn = 1, .tk = 4, .wgx = 8, .wgy = 8, .vw = 1},
-        {.use_local = 0, .tm = 1, .tn = 1, .tk = 1, .wgx = 1, .wgy = 1, .vw = 1},
+    static const char *const variants[] = {
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=4 vw=4 pack=0 tkp=0",
+        "use_local=1 tm=2 tn=4 tk=8 wgx=4 wgy=4 vw=2 pack=0",
+        "use_local=1 tm=1 tn=1 tk=4 wgx=8 wgy=8 vw=1 pack=0",
+        "use_local=0 tm=1 tn=1 tk=1 wgx=1 wgy=1 vw=1 pack=0 tkp=0",
         /* B packed first (pack_b), whenever the tiles are full; its own k block */
-        {.use_local = 0, .tm = 4, .tn = 8, .tk = 16, .wgx = 1, .wgy = 4, .vw = 4, .pack = 2, .tkp = 8},
-        /* ... in slices of 2 column panels (scratch bound below), groups 2 panels wide */
-        {.use_local = 0, .tm = 2, .tn = 4, .tk = 8, .wgx = 2, .wgy = 2, .vw = 2, .pack = 2},
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=4 vw=4 pack=2 tkp=8 pack_kib=0",
+        /* ... in slices of a few column panels (1 KiB of scratch), groups 2 panels wide */
+        "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=0 pack_kib=1",
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        clrt_debug_override_matmul(&variants[v]);
-        /* room for two 33 x 4 float panels: several pack + matmul launches (f64 at
-         * K = 33 fits one panel, less than the 2-panel slice: run in place) */
-        clrt_debug_pack_scratch_max(variants[v].wgx == 2 ? 2 * 33 * 4 * sizeof(float) : 0);
-        const long scratch = clrt_debug_live(CLRT_LIVE_SCRATCH); /* the fixture's queue may have one */
+        const long scratch = clrt__debug_live(CLRT__LIVE_SCRATCH); /* the fixture's queue may have one */
         clrt_context *ctx;
         clrt_queue *q;
         with_context(&ctx, &q);
+        tu_override(ctx, "matmul", CLRT_FLOAT32, variants[v]);
         static const size_t dims[] = {1, 7, 16, 17, 33};
         for (size_t i = 0; i < 5; i++)
-            for (size_t k = 0; k < 5; k++) {
+            for (size_t k = 0; k < 5; k++)
                 check_matmul(ctx, q, CLRT_FLOAT32, dims[i], dims[(i + k) % 5], dims[k]);
-                if (i == 0 && k == 0)
-                    assert_ran_matmul(ctx, CLRT_FLOAT32, &variants[v]);
-            }
         if (fx->dev.has_fp64) {
+            tu_override(ctx, "matmul", CLRT_FLOAT64, variants[v]);
             check_matmul(ctx, q, CLRT_FLOAT64, 17, 9, 33);
-            assert_ran_matmul(ctx, CLRT_FLOAT64, &variants[v]);
+            tu_assert_ran(ctx, "matmul", CLRT_FLOAT64, variants[v]);
         }
-        if (variants[v].pack) /* the packed path ran: the queue keeps its scratch */
-            assert_int_equal(clrt_debug_live(CLRT_LIVE_SCRATCH), scratch + 1);
-        if (variants[v].wgx == 2) {
-            clrt_debug_fault_clear(); /* zeroes the call counts */
-            check_matmul(ctx, q, CLRT_FLOAT32, 5, 33, 33);
-            /* 9 panels of 4 columns, 2 per slice: 5 pack_b + 5 matmul launches */
-            assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_ENQUEUE_KERNEL), 10);
+        if (tu_param(variants[v], "pack") > 0) /* the packed path ran: the queue keeps its scratch */
+            assert_int_equal(clrt__debug_live(CLRT__LIVE_SCRATCH), scratch + 1);
+        if (tu_param(variants[v], "pack_kib") == 1) {
+            clrt__debug_fault_clear(); /* zeroes the call counts */
+            check_matmul(ctx, q, CLRT_FLOAT32, 5, 33, 16);
+            /* 9 panels of 4 columns of 16 x 4 floats (256 bytes) in 1 KiB: 3 slices of
+             * up to 4 panels, each a pack_b and a matmul launch */
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 6);
         }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
-    clrt_debug_override_matmul(NULL);
-    clrt_debug_pack_scratch_max(0);
 }
 
 static void add_every_variant(void **state)
 {
     (void)state;
-    clrt_add_params variants[] = {{.vw = 1, .items = 1, .wg = 1}, {.vw = 4, .items = 3, .wg = 8},
-                                  {.vw = 16, .items = 2, .wg = 4}, {.vw = 8, .items = 1, .wg = 64}};
+    static const char *const variants[] = {"vw=1 items=1 wg=1", "vw=4 items=3 wg=8", "vw=16 items=2 wg=4",
+                                           "vw=8 items=1 wg=64"};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        clrt_debug_override_add(&variants[v]);
         clrt_context *ctx;
         clrt_queue *q;
         with_context(&ctx, &q);
+        tu_override(ctx, "add", CLRT_FLOAT32, variants[v]);
         static const size_t lens[] = {1, 7, 15, 16, 17, 63, 64, 65, 200};
         for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
             check_add(ctx, q, CLRT_FLOAT32, 1, lens[i], SEPARATE);
-            if (i == 0)
-                assert_ran_add(ctx, CLRT_FLOAT32, &variants[v]);
             check_add(ctx, q, CLRT_FLOAT32, 1, lens[i], C_IS_A);
             check_add(ctx, q, CLRT_FLOAT32, 1, lens[i], C_IS_B);
         }
+        tu_assert_ran(ctx, "add", CLRT_FLOAT32, variants[v]);
         if (fx->dev.has_fp64) {
+            tu_override(ctx, "add", CLRT_FLOAT64, variants[v]);
             check_add(ctx, q, CLRT_FLOAT64, 3, 21, C_IS_A);
-            assert_ran_add(ctx, CLRT_FLOAT64, &variants[v]);
             check_add(ctx, q, CLRT_FLOAT64, 3, 21, C_IS_B);
         }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
-    clrt_debug_override_add(NULL);
 }
 
 int main(void)

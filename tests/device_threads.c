@@ -86,12 +86,15 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_threads(int shared_queue)
+/* matmul parameters (NULL: the device's), forced on the context. */
+static void run_threads(int shared_queue, const char *matmul_params)
 {
     int rounds = tu_small() ? 2 : 12;
     clrt_context *ctx;
     clrt_queue *q = NULL;
     TU_OK(clrt_context_create(&ctx, NULL));
+    if (matmul_params)
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, matmul_params));
     if (shared_queue)
         TU_OK(clrt_queue_create(&q, ctx));
     job jobs[THREADS];
@@ -120,13 +123,13 @@ static void run_threads(int shared_queue)
 static void threads_own_queues(void **state)
 {
     (void)state;
-    run_threads(0);
+    run_threads(0, NULL);
 }
 
 static void threads_one_queue(void **state)
 {
     (void)state;
-    run_threads(1);
+    run_threads(1, NULL);
 }
 
 /* B packed into the queue's scratch first: threads sharing a queue must not
@@ -135,12 +138,9 @@ static void threads_one_queue(void **state)
 static void threads_packed(void **state)
 {
     (void)state;
-    static const clrt_matmul_params packed = {
-        .use_local = 0, .tm = 4, .tn = 8, .tk = 16, .wgx = 1, .wgy = 4, .vw = 4, .pack = 2, .tkp = 8};
-    clrt_debug_override_matmul(&packed);
-    run_threads(1);
-    run_threads(0);
-    clrt_debug_override_matmul(NULL);
+    static const char packed[] = "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=4 vw=4 pack=2 tkp=8 pack_kib=0";
+    run_threads(1, packed);
+    run_threads(0, packed);
 }
 
 /* Messages are per thread: a failure on one thread does not overwrite another's. */

@@ -11,14 +11,16 @@
 
 #include "debug.h"
 #include "disk.h"
-#include "internal.h"
-#include "tune_space.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
+#include "params.h"
 #include "tuned.h"
 
 static char dir[] = "/tmp/clrt-device-tuned-XXXXXX";
 static char file[256];
 static clrt_device_info info;
-static clrt_device_facts facts;
+static clrt__device_facts facts;
 
 static int group_setup(void **state)
 {
@@ -55,45 +57,52 @@ static int teardown(void **state)
 {
     (void)state;
     unlink(file);
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     tu_assert_no_live_handles();
     return 0;
 }
 
 /* Valid parameters unlike the defaults: smaller register tiles, a shallower k block. */
-static void tuned_matmul(size_t elem, clrt_matmul_params *p)
+static void tuned_matmul(size_t elem, clrt__pvals *out)
 {
-    clrt_matmul_params_default(&facts, elem, p);
-    clrt_matmul_params def = *p;
-    if (p->tm >= 2)
-        p->tm /= 2;
+    clrt__k_matmul.defaults(&facts, elem, out);
+    clrt__matmul_params p = clrt__mm(out);
+    const clrt__matmul_params def = p;
+    if (p.tm >= 2)
+        p.tm /= 2;
     else
-        p->tm = 2;
-    if (p->tk >= 2 * p->vw && p->tk >= 2)
-        p->tk /= 2;
+        p.tm = 2;
+    if (p.tk >= 2 * p.vw && p.tk >= 2)
+        p.tk /= 2;
+    clrt__mm_put(out, &p);
     char why[200];
-    if (clrt__matmul_params_check(&facts, elem, p, why, sizeof why) != 0)
+    if (clrt__params_check(&clrt__k_matmul, &facts, elem, out, why, sizeof why) != 0)
         fail_msg("test parameters refused: %s", why);
-    assert_memory_not_equal(p, &def, sizeof def);
+    assert_memory_not_equal(&p, &def, sizeof def);
 }
 
-static void tuned_add(size_t elem, clrt_add_params *p)
+static void tuned_add(size_t elem, clrt__pvals *out)
 {
-    clrt_add_params_default(&facts, elem, p);
-    p->items = p->items == 2 ? 4 : 2;
-    p->vw = p->vw >= 4 ? p->vw / 2 : 4;
+    clrt__k_add.defaults(&facts, elem, out);
+    clrt__add_params p = clrt__add(out);
+    p.items = p.items == 2 ? 4 : 2;
+    p.vw = p.vw >= 4 ? p.vw / 2 : 4;
+    memcpy(out->v, &p, sizeof p);
     char why[200];
-    if (clrt__add_params_check(&facts, elem, p, why, sizeof why) != 0)
+    if (clrt__params_check(&clrt__k_add, &facts, elem, out, why, sizeof why) != 0)
         fail_msg("test parameters refused: %s", why);
 }
 
-static void full_set(clrt_tuned_set *set)
+static clrt__matmul_params mm_of(const clrt__tuned_set *set, int dt) { return clrt__mm(&set->e[CLRT__K_MATMUL][dt].p); }
+static clrt__add_params add_of(const clrt__tuned_set *set, int dt) { return clrt__add(&set->e[CLRT__K_ADD][dt].p); }
+
+static void full_set(clrt__tuned_set *set)
 {
     memset(set, 0, sizeof *set);
     for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
-        tuned_matmul(dt ? 8 : 4, &set->matmul[dt]);
-        tuned_add(dt ? 8 : 4, &set->add[dt]);
-        set->have_matmul[dt] = set->have_add[dt] = 1;
+        tuned_matmul(dt ? 8 : 4, &set->e[CLRT__K_MATMUL][dt].p);
+        tuned_add(dt ? 8 : 4, &set->e[CLRT__K_ADD][dt].p);
+        set->e[CLRT__K_MATMUL][dt].have = set->e[CLRT__K_ADD][dt].have = 1;
     }
 }
 
@@ -107,9 +116,8 @@ static void write_text(const char *text)
 
 /* Run matmul (odd shape) and add in a fresh context, check both against the
  * host; *tuned_mm / *tuned_add say whether the kernels ran with tuned
- * parameters, and *mm the matmul parameters they ran with. */
-static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_matmul_params *mm,
-                        clrt_add_params *ad)
+ * parameters, and mm / ad (when not NULL, 256 bytes) the parameters they ran with. */
+static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, char *mm, char *ad)
 {
     const size_t M = 67, N = 45, K = 33, es = tu_dtype_size(dtype);
     clrt_context *ctx = tu_context_on(&info);
@@ -152,13 +160,12 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_ma
     clrt_buffer_destroy(y);
     clrt_buffer_destroy(z);
 
-    int dt = dtype - 1;
-    *tuned_mm = ctx->ops[CLRT_OP_MATMUL][dt].tuned;
-    *tuned_add = ctx->ops[CLRT_OP_ADD][dt].tuned;
-    if (mm)
-        *mm = ctx->ops[CLRT_OP_MATMUL][dt].params.matmul;
-    if (ad)
-        *ad = ctx->ops[CLRT_OP_ADD][dt].params.add;
+    char text[256];
+    clrt_params_origin om, oa;
+    TU_OK(clrt_tune_current(ctx, "matmul", dtype, mm ? mm : text, 256, &om));
+    TU_OK(clrt_tune_current(ctx, "add", dtype, ad ? ad : text, 256, &oa));
+    *tuned_mm = om == CLRT_PARAMS_TUNED;
+    *tuned_add = oa == CLRT_PARAMS_TUNED;
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     free(a);
@@ -169,26 +176,25 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, clrt_ma
 static void valid_file_is_used(void **state)
 {
     (void)state;
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
     assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
     unsigned long used0, used1;
-    clrt_debug_tuned_stats(&used0, NULL, NULL);
+    clrt__debug_tuned_stats(&used0, NULL, NULL);
     for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
         int tm, ta;
-        clrt_matmul_params mm;
-        clrt_add_params ad;
-        run_checked(dt ? CLRT_FLOAT64 : CLRT_FLOAT32, &tm, &ta, &mm, &ad);
+        char mm[256], ad[256];
+        run_checked(dt ? CLRT_FLOAT64 : CLRT_FLOAT32, &tm, &ta, mm, ad);
         assert_true(tm);
         assert_true(ta);
         /* as written (a driver may only have shrunk the work-group to fit) */
-        assert_int_equal(mm.tm, set.matmul[dt].tm);
-        assert_int_equal(mm.tk, set.matmul[dt].tk);
-        assert_int_equal(mm.use_local, set.matmul[dt].use_local);
-        assert_int_equal(ad.items, set.add[dt].items);
-        assert_int_equal(ad.vw, set.add[dt].vw);
+        assert_int_equal(tu_param(mm, "tm"), mm_of(&set, dt).tm);
+        assert_int_equal(tu_param(mm, "tk"), mm_of(&set, dt).tk);
+        assert_int_equal(tu_param(mm, "use_local"), mm_of(&set, dt).use_local);
+        assert_int_equal(tu_param(ad, "items"), add_of(&set, dt).items);
+        assert_int_equal(tu_param(ad, "vw"), add_of(&set, dt).vw);
     }
-    clrt_debug_tuned_stats(&used1, NULL, NULL);
+    clrt__debug_tuned_stats(&used1, NULL, NULL);
     assert_true(used1 >= used0 + 2);
 
     /* CLRT_TUNED=0: the defaults */
@@ -204,7 +210,7 @@ static void valid_file_is_used(void **state)
  * (so that only the value is wrong), or left as it is (a damaged file). */
 static char *variant(const char *from, const char *to, int fix_checksum)
 {
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
     char *text = clrt__tuned_format(&info, &set);
     assert_non_null(text);
@@ -231,14 +237,14 @@ static void expect_ignored(const char *text)
 {
     write_text(text);
     unsigned long ign0, ign1;
-    clrt_debug_tuned_stats(NULL, &ign0, NULL);
+    clrt__debug_tuned_stats(NULL, &ign0, NULL);
     for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
         int tm, ta;
         run_checked(dt ? CLRT_FLOAT64 : CLRT_FLOAT32, &tm, &ta, NULL, NULL);
         assert_false(tm);
         assert_false(ta);
     }
-    clrt_debug_tuned_stats(NULL, &ign1, NULL);
+    clrt__debug_tuned_stats(NULL, &ign1, NULL);
     assert_true(ign1 > ign0);
 }
 
@@ -246,9 +252,9 @@ static void corrupt_file_is_ignored(void **state)
 {
     (void)state;
     char tm[32];
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
-    snprintf(tm, sizeof tm, " tm=%u ", set.matmul[0].tm);
+    snprintf(tm, sizeof tm, " tm=%u ", mm_of(&set, 0).tm);
     char *text = variant(tm, " tm=7 ", 0); /* edited without a new checksum */
     expect_ignored(text);
     free(text);
@@ -264,7 +270,7 @@ static void foreign_file_is_ignored(void **state)
     (void)state;
     clrt_device_info other = info;
     snprintf(other.name, sizeof other.name, "another %.200s", info.name);
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
     assert_int_equal(clrt__tuned_write(file, &other, &set), 0);
     char *text = NULL;
@@ -283,23 +289,23 @@ static void foreign_file_is_ignored(void **state)
 static void out_of_range_file_is_ignored(void **state)
 {
     (void)state;
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
     char from[32], to[64];
-    snprintf(from, sizeof from, " vw=%u\n", set.matmul[0].vw);
+    snprintf(from, sizeof from, " vw=%u\n", mm_of(&set, 0).vw);
     char *text = variant(from, " vw=3\n", 1);
     expect_ignored(text);
     free(text);
-    snprintf(from, sizeof from, " wgx=%u ", set.matmul[0].wgx);
+    snprintf(from, sizeof from, " wgx=%u ", mm_of(&set, 0).wgx);
     snprintf(to, sizeof to, " wgx=%zu ", facts.max_work_group * 2);
     text = variant(from, to, 1);
     expect_ignored(text);
     free(text);
-    snprintf(from, sizeof from, " tm=%u ", set.matmul[0].tm);
+    snprintf(from, sizeof from, " tm=%u ", mm_of(&set, 0).tm);
     text = variant(from, " tm=4294967297 ", 1);
     expect_ignored(text);
     free(text);
-    snprintf(from, sizeof from, " items=%u ", set.add[0].items);
+    snprintf(from, sizeof from, " items=%u ", add_of(&set, 0).items);
     text = variant(from, " items=0 ", 1);
     expect_ignored(text);
     free(text);
@@ -309,24 +315,24 @@ static void out_of_range_file_is_ignored(void **state)
 static void failed_build_falls_back(void **state)
 {
     (void)state;
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     full_set(&set);
     assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
     unsigned long fb0, fb1;
-    clrt_debug_tuned_stats(NULL, NULL, &fb0);
+    clrt__debug_tuned_stats(NULL, NULL, &fb0);
     /* the first build of the new context is the tuned matmul's */
-    clrt_debug_fault_arm(CLRT_FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
     int tm, ta;
-    clrt_matmul_params mm;
-    run_checked(CLRT_FLOAT32, &tm, &ta, &mm, NULL);
-    clrt_debug_fault_clear();
+    char mm[256];
+    run_checked(CLRT_FLOAT32, &tm, &ta, mm, NULL);
+    clrt__debug_fault_clear();
     assert_false(tm);
     assert_true(ta);
-    clrt_matmul_params def;
-    clrt_matmul_params_default(&facts, 4, &def);
-    assert_int_equal(mm.tm, def.tm);
-    assert_int_equal(mm.tk, def.tk);
-    clrt_debug_tuned_stats(NULL, NULL, &fb1);
+    clrt__pvals def;
+    clrt__k_matmul.defaults(&facts, 4, &def);
+    assert_int_equal(tu_param(mm, "tm"), clrt__mm(&def).tm);
+    assert_int_equal(tu_param(mm, "tk"), clrt__mm(&def).tk);
+    clrt__debug_tuned_stats(NULL, NULL, &fb1);
     assert_int_equal(fb1, fb0 + 1);
 }
 

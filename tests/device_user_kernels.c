@@ -12,7 +12,9 @@
 #include <clrt/clrt_cl.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 static const char source[] =
     "__kernel void saxpy(const uint n, const float a, __global const float *x, __global float *y)\n"
@@ -85,7 +87,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     void *base = f->tu;
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     clrt_program_destroy(f->p);
     free(f);
     return tu_fixture_teardown(&base); /* also asserts that no handle is live */
@@ -333,27 +335,27 @@ static void program_cache(void **state)
 {
     fixture *f = *state;
     clrt_program *p2 = NULL, *p3 = NULL, *p4 = NULL;
-    long programs = clrt_debug_live(CLRT_LIVE_PROGRAM);
-    clrt_debug_fault_clear();
+    long programs = clrt__debug_live(CLRT__LIVE_PROGRAM);
+    clrt__debug_fault_clear();
     TU_OK(clrt_program_create(&p2, f->tu->ctx, source, NULL));
     TU_OK(clrt_program_create(&p3, f->tu->ctx, source, "")); /* NULL and "" are the same options */
-    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_CREATE_PROGRAM), 0);
-    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_BUILD), 0);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_CREATE_PROGRAM), 0);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 0);
     assert_ptr_equal(clrt_program_cl(p2), clrt_program_cl(f->p));
     assert_ptr_equal(clrt_program_cl(p3), clrt_program_cl(f->p));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), programs + 2); /* two more handles */
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM), programs + 2); /* two more handles */
     /* other options: another program */
     TU_OK(clrt_program_create(&p4, f->tu->ctx, source, "-DUNUSED=1"));
     assert_ptr_not_equal(clrt_program_cl(p4), clrt_program_cl(f->p));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), programs + 4); /* + handle + cached program */
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM), programs + 4); /* + handle + cached program */
     clrt_program_destroy(p2);
     clrt_program_destroy(p3);
     clrt_program_destroy(p4);
     /* gone as handles, kept in the cache */
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_PROGRAM), programs + 1);
-    clrt_debug_fault_clear();
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM), programs + 1);
+    clrt__debug_fault_clear();
     TU_OK(clrt_program_create(&p4, f->tu->ctx, source, "-DUNUSED=1"));
-    assert_int_equal(clrt_debug_fault_calls(CLRT_FAULT_BUILD), 0);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 0);
     clrt_program_destroy(p4);
     /* the user's -cl-kernel-arg-info is not added twice */
     TU_OK(clrt_program_create(&p4, f->tu->ctx, source, "-cl-kernel-arg-info"));
@@ -390,15 +392,15 @@ static void program_errors(void **state)
     assert_null(p);
 
     /* injected OpenCL failures leave nothing behind */
-    long before = clrt_debug_live_total();
-    clrt_debug_fault_arm(CLRT_FAULT_CREATE_PROGRAM, 1, CL_OUT_OF_HOST_MEMORY);
+    long before = clrt__debug_live_total();
+    clrt__debug_fault_arm(CLRT__FAULT_CREATE_PROGRAM, 1, CL_OUT_OF_HOST_MEMORY);
     TU_REFUSED(CLRT_ENOMEM, NULL, clrt_program_create(&p, f->tu->ctx, source, "-DFAULT=1"));
     assert_null(p);
-    clrt_debug_fault_arm(CLRT_FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
     TU_REFUSED(CLRT_EBUILD, NULL, clrt_program_create(&p, f->tu->ctx, source, "-DFAULT=2"));
     assert_null(p);
-    clrt_debug_fault_clear();
-    assert_int_equal(clrt_debug_live_total(), before);
+    clrt__debug_fault_clear();
+    assert_int_equal(clrt__debug_live_total(), before);
 
     /* a context the caller destroyed takes no new programs */
     clrt_context *c;
@@ -455,7 +457,7 @@ static void lifetimes(void **state)
     clrt_program_destroy(p);
     clrt_context_destroy(c); /* reported: its queue, buffers and program live on */
     assert_non_null(strstr(clrt_error_message(), "still live"));
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 2);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 2);
 
     /* the kernel still works */
     set_saxpy(k, 5, 3.0f, bx, by);
@@ -469,9 +471,9 @@ static void lifetimes(void **state)
         assert_true(r[i] == 6.0f * x[i] + 1.0f);
     clrt_buffer_destroy(by);
     clrt_queue_destroy(q);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 2);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 2);
     clrt_kernel_destroy(k); /* the last user of program and context */
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 1);
 
     /* replacing an argument releases the old buffer; destroying the kernel the rest */
     k = kernel(f, "saxpy");
@@ -515,12 +517,12 @@ static void kernel_create_errors(void **state)
     assert_int_equal(clrt_kernel_work_group_size(NULL), 0);
 
     /* an OpenCL failure at each step of creation leaves nothing behind */
-    long before = clrt_debug_live_total();
+    long before = clrt__debug_live_total();
     int failures = 0;
     for (unsigned nth = 1; nth <= 8; nth++) {
-        clrt_debug_fault_arm(CLRT_FAULT_CREATE_KERNEL, nth, CL_OUT_OF_HOST_MEMORY);
+        clrt__debug_fault_arm(CLRT__FAULT_CREATE_KERNEL, nth, CL_OUT_OF_HOST_MEMORY);
         int status = clrt_kernel_create(&k, f->p, "block_sum");
-        clrt_debug_fault_clear();
+        clrt__debug_fault_clear();
         if (status == CLRT_OK) {
             assert_non_null(k);
             clrt_kernel_destroy(k);
@@ -529,7 +531,7 @@ static void kernel_create_errors(void **state)
             assert_null(k);
             failures++;
         }
-        assert_int_equal(clrt_debug_live_total(), before);
+        assert_int_equal(clrt__debug_live_total(), before);
     }
     assert_true(failures >= 2); /* clCreateKernel and the queries after it */
 }
@@ -618,7 +620,7 @@ static void argument_errors(void **state)
 
     /* an OpenCL failure while setting leaves the argument unset */
     set_saxpy(k, 4, a, b, b);
-    clrt_debug_fault_arm(CLRT_FAULT_SET_ARG, 1, CL_OUT_OF_HOST_MEMORY);
+    clrt__debug_fault_arm(CLRT__FAULT_SET_ARG, 1, CL_OUT_OF_HOST_MEMORY);
     TU_REFUSED(CLRT_ENOMEM, "clSetKernelArg", clrt_kernel_set_buffer(k, 2, b));
     TU_REFUSED(CLRT_EINVAL, "1 argument(s) not set", clrt_kernel_launch(f->tu->q, k, 1, &n, NULL));
     TU_OK(clrt_kernel_set_buffer(k, 2, b));
@@ -713,11 +715,11 @@ static void launch_errors(void **state)
     }
 
     /* injected enqueue failures */
-    clrt_debug_fault_arm(CLRT_FAULT_ENQUEUE_KERNEL, 1, CL_OUT_OF_RESOURCES);
+    clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_OUT_OF_RESOURCES);
     TU_REFUSED(CLRT_ENOMEM, "clEnqueueNDRangeKernel", clrt_kernel_launch(f->tu->q, k, 2, g, l));
-    clrt_debug_fault_arm(CLRT_FAULT_ENQUEUE_KERNEL, 1, CL_INVALID_WORK_GROUP_SIZE);
+    clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_INVALID_WORK_GROUP_SIZE);
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_kernel_launch(f->tu->q, k, 2, g, l));
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     TU_OK(clrt_kernel_launch(f->tu->q, k, 2, g, l));
     TU_OK(clrt_queue_finish(f->tu->q));
     clrt_buffer_destroy(out);
@@ -736,10 +738,10 @@ static void failed_context(void **state)
     TU_OK(clrt_queue_create(&q, c));
     TU_OK(clrt_program_create(&p, c, source, NULL));
     TU_OK(clrt_kernel_create(&k, p, "noargs"));
-    clrt_debug_fault_arm(CLRT_FAULT_ENQUEUE_KERNEL, 1, CL_INVALID_COMMAND_QUEUE);
+    clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_INVALID_COMMAND_QUEUE);
     size_t one = 1;
     TU_REFUSED(CLRT_EDEVICE, NULL, clrt_kernel_launch(q, k, 1, &one, NULL));
-    clrt_debug_fault_clear();
+    clrt__debug_fault_clear();
     TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_kernel_launch(q, k, 1, &one, NULL));
     TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_kernel_launch_rounded(q, k, 1, &one, NULL));
     TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_kernel_launch_rounded(q, k, 1, &one, &one));

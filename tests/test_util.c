@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <clrt/clrt_cl.h>
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +9,9 @@
 #include <string.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 void tu_require_device(void)
 {
@@ -165,9 +169,9 @@ int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
 void tu_assert_no_live_handles(void)
 {
     static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers"};
-    for (int k = 0; k < CLRT_LIVE_KINDS; k++)
-        if (clrt_debug_live(k) != 0)
-            fail_msg("%ld %s still live at teardown", clrt_debug_live(k), kinds[k]);
+    for (int k = 0; k < CLRT__LIVE_KINDS; k++)
+        if (clrt__debug_live(k) != 0)
+            fail_msg("%ld %s still live at teardown", clrt__debug_live(k), kinds[k]);
 }
 
 void tu_check_refusal(int status, int expected, const char *call, const char *phrase)
@@ -220,8 +224,71 @@ int tu_fixture_teardown(void **state)
 int tu_only_fixture_live(void **state)
 {
     (void)state;
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_CONTEXT), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_QUEUE), 1);
-    assert_int_equal(clrt_debug_live(CLRT_LIVE_BUFFER), 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 1);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_QUEUE), 1);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
     return 0;
+}
+
+long tu_param(const char *params, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = params; p && *p;) {
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, key, n) == 0 && p[n] == '=')
+            return strtol(p + n + 1, NULL, 10);
+        p = strchr(p, ' ');
+    }
+    return -1;
+}
+
+void tu_override(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *params)
+{
+    TU_OK(clrt_tune_override(ctx, kernel, dtype, params));
+    char now[256];
+    clrt_params_origin origin = CLRT_PARAMS_DEFAULT;
+    TU_OK(clrt_tune_current(ctx, kernel, dtype, now, sizeof now, &origin));
+    assert_int_equal(origin, CLRT_PARAMS_OVERRIDE);
+    tu_assert_ran(ctx, kernel, dtype, params);
+}
+
+void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *want)
+{
+    char now[256];
+    clrt_params_origin origin;
+    TU_OK(clrt_tune_current(ctx, kernel, dtype, now, sizeof now, &origin));
+    size_t wg = 0; /* what the built kernel takes */
+    cl_kernel k = clrt_context_kernel_cl(ctx, kernel, dtype);
+    assert_non_null(k);
+    assert_int_equal(clGetKernelWorkGroupInfo(k, clrt_context_cl_device(ctx), CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                              &wg, NULL),
+                     CL_SUCCESS);
+    long group_want = 1, group_now = 1;
+    int group_differs = 0;
+    for (const char *p = want; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *eq = strchr(p, '=');
+        if (!*p || !eq)
+            break;
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - p), p);
+        long w = strtol(eq + 1, NULL, 10), got = tu_param(now, key);
+        int group = !strcmp(key, "wgx") || !strcmp(key, "wgy") || !strcmp(key, "wg");
+        if (group) {
+            group_want *= w;
+            group_now *= got;
+            group_differs |= got != w;
+            if (got > w)
+                fail_msg("%s ran with %s=%ld, above the %ld asked for (%s)", kernel, key, got, w, now);
+        } else if (got != w) {
+            fail_msg("%s %s ran with \"%s\", not %s=%ld as forced", kernel, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+                     now, key, w);
+        }
+        p = eq + 1 + strcspn(eq + 1, " ");
+    }
+    if (group_differs && (group_want <= (long)wg || group_now > (long)wg))
+        fail_msg("%s ran with a work-group of %ld, not the %ld asked for, though the built kernel takes %zu (%s)",
+                 kernel, group_now, group_want, wg, now);
 }

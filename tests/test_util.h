@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <clrt/clrt.h>
+#include <clrt/clrt_tune.h>
 
 /* src/error.c: empty this thread's message. */
 void clrt__error_clear(void);
@@ -71,6 +72,18 @@ typedef struct tu_fixture {
 int tu_fixture_setup(void **state);
 int tu_fixture_teardown(void **state);
 int tu_only_fixture_live(void **state);
+
+/* The value of key in a parameter text ("tm=8 tn=48 ..."), or -1 when it is absent. */
+long tu_param(const char *params, const char *key);
+/* Force params (clrt_tune_override, every parameter it does not name keeps its
+ * default) on ctx's kernel, failing the test when refused; then assert that
+ * the kernel runs with them (tu_assert_ran). */
+void tu_override(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *params);
+/* Assert that ctx's kernel (built now if needed) runs with every parameter
+ * want names, except that a work-group (wgx, wgy, wg) may be smaller, and
+ * only when the built kernel cannot take the one asked for (llvmpipe: 32
+ * work-items for some kernels). */
+void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *want);
 
 /* Assert that no context, queue, buffer, program or kernel is alive. */
 void tu_assert_no_live_handles(void);

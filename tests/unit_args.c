@@ -7,7 +7,9 @@
 
 #include "test_util.h"
 
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 static void status_names_and_strings(void **state)
 {
@@ -146,7 +148,7 @@ static void failed_context_refuses_work(void **state)
     (void)state;
     clrt_context fake;
     memset(&fake, 0, sizeof fake);
-    fake.tag = CLRT_TAG_CONTEXT;
+    fake.tag = CLRT__TAG_CONTEXT;
     atomic_init(&fake.failed, 1);
     snprintf(fake.info.name, sizeof fake.info.name, "fake device");
     snprintf(fake.failure, sizeof fake.failure, "clFinish returned CL_OUT_OF_RESOURCES");
@@ -162,8 +164,8 @@ static void failed_context_refuses_work(void **state)
     TU_REFUSED(CLRT_EINVAL, "dtype", clrt_buffer_create(&b, &fake, (clrt_dtype)9, 2, 2));
     TU_REFUSED(CLRT_EINVAL, "zero", clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
     TU_REFUSED(CLRT_EINVAL, "out is NULL", clrt_queue_create(NULL, &fake));
-    clrt_queue fq = {.tag = CLRT_TAG_QUEUE, .ctx = &fake};
-    clrt_buffer fb = {.tag = CLRT_TAG_BUFFER, .ctx = &fake, .dtype = CLRT_FLOAT32, .rows = 2, .cols = 2, .bytes = 16};
+    clrt_queue fq = {.tag = CLRT__TAG_QUEUE, .ctx = &fake};
+    clrt_buffer fb = {.tag = CLRT__TAG_BUFFER, .ctx = &fake, .dtype = CLRT_FLOAT32, .rows = 2, .cols = 2, .bytes = 16};
     float host[4];
     TU_REFUSED(CLRT_EINVAL, "host pointer is NULL", clrt_buffer_read(&fq, &fb, NULL, 4));
     TU_REFUSED(CLRT_EINVAL, "count", clrt_buffer_write(&fq, &fb, host, 3));
@@ -185,7 +187,7 @@ static void unknown_dtype_before_device(void **state)
     (void)state;
     clrt_context fake;
     memset(&fake, 0, sizeof fake);
-    fake.tag = CLRT_TAG_CONTEXT;
+    fake.tag = CLRT__TAG_CONTEXT;
     fake.info.max_alloc = 1 << 20;
     clrt_buffer *b = NULL;
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
@@ -210,7 +212,7 @@ typedef struct fake_world {
 static void fake_buffer(clrt_buffer *b, clrt_context *ctx, clrt_dtype dtype, size_t rows, size_t cols)
 {
     memset(b, 0, sizeof *b);
-    b->tag = CLRT_TAG_BUFFER;
+    b->tag = CLRT__TAG_BUFFER;
     b->ctx = ctx;
     b->dtype = dtype;
     b->rows = rows;
@@ -221,8 +223,8 @@ static void fake_buffer(clrt_buffer *b, clrt_context *ctx, clrt_dtype dtype, siz
 static void fake_world_init(fake_world *w)
 {
     memset(w, 0, sizeof *w);
-    w->ctx.tag = w->other.tag = CLRT_TAG_CONTEXT;
-    w->q.tag = w->oq.tag = CLRT_TAG_QUEUE;
+    w->ctx.tag = w->other.tag = CLRT__TAG_CONTEXT;
+    w->q.tag = w->oq.tag = CLRT__TAG_QUEUE;
     w->q.ctx = &w->ctx;
     w->oq.ctx = &w->other;
     fake_buffer(&w->f32_2x3, &w->ctx, CLRT_FLOAT32, 2, 3);
@@ -233,7 +235,7 @@ static void fake_world_init(fake_world *w)
     fake_buffer(&w->f64_2x3, &w->ctx, CLRT_FLOAT64, 2, 3);
     fake_buffer(&w->f64_3x4, &w->ctx, CLRT_FLOAT64, 3, 4);
     fake_buffer(&w->dead, &w->ctx, CLRT_FLOAT32, 2, 3);
-    w->dead.tag = CLRT_TAG_DEAD; /* what destroy leaves behind */
+    w->dead.tag = CLRT__TAG_DEAD; /* what destroy leaves behind */
 }
 
 static void operand_checks_without_device(void **state)
@@ -286,10 +288,10 @@ static void operand_checks_without_device(void **state)
     assert_int_equal(clrt_buffer_rows(&w.dead), 0);
     assert_int_equal(clrt_buffer_cols(&w.dead), 0);
     assert_int_equal(clrt_buffer_dtype(&w.dead), 0);
-    w.q.tag = CLRT_TAG_DEAD;
+    w.q.tag = CLRT__TAG_DEAD;
     TU_REFUSED(CLRT_EINVAL, "not a live clrt queue", clrt_queue_finish(&w.q));
     TU_REFUSED(CLRT_EINVAL, "not a live clrt queue", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3, &w.f32_2x3b));
-    w.ctx.tag = CLRT_TAG_DEAD;
+    w.ctx.tag = CLRT__TAG_DEAD;
     clrt_queue *q = (clrt_queue *)0x1;
     TU_REFUSED(CLRT_EINVAL, "not a live clrt context", clrt_queue_create(&q, &w.ctx));
     assert_null(q);

@@ -6,10 +6,10 @@
 
 #include "selector.h"
 
-static clrt_device_entry dev(size_t index, unsigned p, unsigned d, int type, const char *name,
+static clrt__device_entry dev(size_t index, unsigned p, unsigned d, int type, const char *name,
                              const char *platform, const char *vendor, unsigned cu, unsigned mhz)
 {
-    clrt_device_entry e;
+    clrt__device_entry e;
     memset(&e, 0, sizeof e);
     e.info.index = index;
     e.info.platform_index = p;
@@ -26,7 +26,7 @@ static clrt_device_entry dev(size_t index, unsigned p, unsigned d, int type, con
 /* A machine like a developer's: POCL CPU, Oclgrind (claims everything), an
  * llvmpipe with an inflated compute-unit count, and two real GPUs on platform 3
  * (platform 2, Clover, has no devices and so no entries). */
-static clrt_device_entry machine[5];
+static clrt__device_entry machine[5];
 
 static int setup(void **state)
 {

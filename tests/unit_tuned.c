@@ -8,12 +8,13 @@
 
 #include "test_util.h"
 
+#include "debug.h"
 #include "disk.h"
-#include "tune_space.h"
+#include "params.h"
 #include "tuned.h"
 
 static clrt_device_info info;
-static clrt_device_facts facts;
+static clrt__device_facts facts;
 
 /* A CPU device like POCL's on this machine. */
 static void fake_device(void)
@@ -47,18 +48,23 @@ static int setup(void **state)
 }
 
 /* A set with a matmul float32 and an add float64 entry. */
-static void sample_set(clrt_tuned_set *set)
+static void sample_set(clrt__tuned_set *set)
 {
     memset(set, 0, sizeof *set);
-    clrt_matmul_params_default(&facts, 4, &set->matmul[0]);
-    set->matmul[0].tm = 4;
-    set->matmul[0].tk = 128;
-    set->have_matmul[0] = 1;
-    clrt_add_params_default(&facts, 8, &set->add[1]);
-    set->add[1].items = 4;
-    set->add[1].wg = 256;
-    set->have_add[1] = 1;
-    snprintf(set->comment[CLRT_OP_MATMUL][0], sizeof set->comment[0][0], "a comment");
+    clrt__tuned_entry *mm = &set->e[CLRT__K_MATMUL][0], *add = &set->e[CLRT__K_ADD][1];
+    clrt__k_matmul.defaults(&facts, 4, &mm->p);
+    clrt__matmul_params m = clrt__mm(&mm->p);
+    m.tm = 4;
+    m.tk = 128;
+    clrt__mm_put(&mm->p, &m);
+    mm->have = 1;
+    clrt__k_add.defaults(&facts, 8, &add->p);
+    clrt__add_params a = clrt__add(&add->p);
+    a.items = 4;
+    a.wg = 256;
+    memcpy(add->p.v, &a, sizeof a);
+    add->have = 1;
+    snprintf(mm->comment, sizeof mm->comment, "a comment");
 }
 
 /* text + its check line */
@@ -81,7 +87,7 @@ static char *file_with(const char *entries)
     return with_check(body);
 }
 
-static int parse(const char *text, clrt_tuned_set *out, char *why)
+static int parse(const char *text, clrt__tuned_set *out, char *why)
 {
     return clrt__tuned_parse(text, strlen(text), &info, &facts, out, why, 300);
 }
@@ -89,19 +95,19 @@ static int parse(const char *text, clrt_tuned_set *out, char *why)
 static void round_trip(void **state)
 {
     (void)state;
-    clrt_tuned_set set, back;
+    clrt__tuned_set set, back;
     sample_set(&set);
     char *text = clrt__tuned_format(&info, &set);
     assert_non_null(text);
     assert_non_null(strstr(text, "# a comment\nmatmul float32 use_local=0 tm=4 "));
     char why[300] = "";
     assert_int_equal(parse(text, &back, why), 0);
-    assert_true(back.have_matmul[0]);
-    assert_false(back.have_matmul[1]);
-    assert_false(back.have_add[0]);
-    assert_true(back.have_add[1]);
-    assert_memory_equal(&back.matmul[0], &set.matmul[0], sizeof set.matmul[0]);
-    assert_memory_equal(&back.add[1], &set.add[1], sizeof set.add[1]);
+    assert_true(back.e[CLRT__K_MATMUL][0].have);
+    assert_false(back.e[CLRT__K_MATMUL][1].have);
+    assert_false(back.e[CLRT__K_ADD][0].have);
+    assert_true(back.e[CLRT__K_ADD][1].have);
+    assert_memory_equal(&back.e[CLRT__K_MATMUL][0].p, &set.e[CLRT__K_MATMUL][0].p, sizeof(clrt__pvals));
+    assert_memory_equal(&back.e[CLRT__K_ADD][1].p, &set.e[CLRT__K_ADD][1].p, sizeof(clrt__pvals));
     free(text);
 }
 
@@ -109,20 +115,22 @@ static void missing_fields_keep_defaults(void **state)
 {
     (void)state;
     char *text = file_with("# only two values\n\nmatmul float32 tm=4 tk=64\n");
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     char why[300] = "";
     assert_int_equal(parse(text, &set, why), 0);
-    clrt_matmul_params def;
-    clrt_matmul_params_default(&facts, 4, &def);
+    clrt__pvals dp;
+    clrt__k_matmul.defaults(&facts, 4, &dp);
+    clrt__matmul_params def = clrt__mm(&dp);
     def.tm = 4;
     def.tk = 64;
-    assert_memory_equal(&set.matmul[0], &def, sizeof def);
+    const clrt__matmul_params got = clrt__mm(&set.e[CLRT__K_MATMUL][0].p);
+    assert_memory_equal(&got, &def, sizeof def);
     free(text);
 }
 
 static void expect_refused(const char *text, int rc, const char *phrase)
 {
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     memset(&set, 0xab, sizeof set);
     char why[300] = "";
     int got = clrt__tuned_parse(text, strlen(text), &info, &facts, &set, why, sizeof why);
@@ -131,13 +139,14 @@ static void expect_refused(const char *text, int rc, const char *phrase)
     if (phrase && !strstr(why, phrase))
         fail_msg("reason \"%s\" does not mention \"%s\"", why, phrase);
     /* nothing half-filled is left behind */
-    assert_false(set.have_matmul[0] || set.have_matmul[1] || set.have_add[0] || set.have_add[1]);
+    assert_false(set.e[CLRT__K_MATMUL][0].have || set.e[CLRT__K_MATMUL][1].have || set.e[CLRT__K_ADD][0].have ||
+                 set.e[CLRT__K_ADD][1].have);
 }
 
 static void corrupt_files(void **state)
 {
     (void)state;
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     sample_set(&set);
     char *good = clrt__tuned_format(&info, &set);
     assert_non_null(good);
@@ -169,12 +178,12 @@ static void corrupt_files(void **state)
     char bin[64];
     memcpy(bin, good, 32);
     bin[10] = '\0';
-    clrt_tuned_set out;
+    clrt__tuned_set out;
     char why[300];
     assert_int_equal(clrt__tuned_parse(bin, 32, &info, &facts, &out, why, sizeof why), -1);
 
     /* too big */
-    size_t big = CLRT_TUNED_MAX_FILE + 10;
+    size_t big = CLRT__TUNED_MAX_FILE + 10;
     char *huge = malloc(big + 1);
     memset(huge, '#', big);
     huge[big] = '\0';
@@ -191,7 +200,7 @@ static void corrupt_files(void **state)
 static void foreign_files(void **state)
 {
     (void)state;
-    clrt_tuned_set set;
+    clrt__tuned_set set;
     sample_set(&set);
     for (int i = 0; i < 4; i++) {
         clrt_device_info other = info;
@@ -231,7 +240,7 @@ static void invalid_values(void **state)
         {"matmul float32 tm=64 tn=64 vw=16\n", "accumulators"},
         {"matmul float32 tk=0\n", "tk must be"},
         {"matmul float32 wgx=4096 wgy=2\n", "exceeds"},
-        {"matmul float32 wgx=0\n", "work-group sides"},
+        {"matmul float32 wgx=0\n", "wgx must be"},
         {"matmul float32 use_local=2\n", "use_local"},
         {"matmul float32 use_local=1 tm=8 tn=64 tk=256 wgx=16 wgy=16 vw=16\n", "local memory"},
         {"matmul float32 use_local=1 tk=20 vw=16 tn=16\n", "multiple of vw"},
@@ -276,38 +285,119 @@ static void invalid_values(void **state)
     free(text);
 }
 
+static int check(const clrt__kernel_def *def, const clrt__device_facts *dev, size_t elem, const clrt__pvals *p,
+                 char *why)
+{
+    return clrt__params_check(def, dev, elem, p, why, 200);
+}
+
 static void the_kernel_constraints(void **state)
 {
     (void)state;
     /* every default is valid on the device it is made for */
-    clrt_matmul_params p;
-    clrt_add_params a;
+    clrt__pvals p;
     char why[200];
     for (size_t elem = 4; elem <= 8; elem += 4) {
-        clrt_matmul_params_default(&facts, elem, &p);
-        assert_int_equal(clrt__matmul_params_check(&facts, elem, &p, why, sizeof why), 0);
-        clrt_add_params_default(&facts, elem, &a);
-        assert_int_equal(clrt__add_params_check(&facts, elem, &a, why, sizeof why), 0);
+        clrt__k_matmul.defaults(&facts, elem, &p);
+        assert_int_equal(check(&clrt__k_matmul, &facts, elem, &p, why), 0);
+        clrt__k_add.defaults(&facts, elem, &p);
+        assert_int_equal(check(&clrt__k_add, &facts, elem, &p, why), 0);
     }
     /* a GPU-like device: 32 KiB local memory, 256 work-items */
-    clrt_device_facts gpu = facts;
+    clrt__device_facts gpu = facts;
     gpu.type = CLRT_DEVICE_GPU;
     gpu.local_mem = 32768;
     gpu.local_mem_is_global = 0;
     gpu.max_work_group = 256;
     gpu.max_work_item[0] = gpu.max_work_item[1] = 256;
     for (size_t elem = 4; elem <= 8; elem += 4) {
-        clrt_matmul_params_default(&gpu, elem, &p);
-        if (clrt__matmul_params_check(&gpu, elem, &p, why, sizeof why) != 0)
+        clrt__k_matmul.defaults(&gpu, elem, &p);
+        if (check(&clrt__k_matmul, &gpu, elem, &p, why) != 0)
             fail_msg("GPU default refused: %s", why);
     }
-    p.use_local = 1;
-    p.tm = p.tn = 8;
-    p.tk = 64;
-    p.wgx = p.wgy = 16;
-    p.vw = 4;
-    assert_int_equal(clrt__matmul_params_check(&gpu, 4, &p, why, sizeof why), -1); /* 64 KiB of tiles */
+    clrt__matmul_params m = clrt__mm(&p);
+    m.use_local = 1;
+    m.tm = m.tn = 8;
+    m.tk = 64;
+    m.wgx = m.wgy = 16;
+    m.vw = 4;
+    clrt__mm_put(&p, &m);
+    assert_int_equal(check(&clrt__k_matmul, &gpu, 4, &p, why), -1); /* 64 KiB of tiles */
     assert_non_null(strstr(why, "local memory"));
+}
+
+/* What a CPU driver is known to run bounds the register-tile variant: 8 x 48
+ * tiles in work-groups of 2048 (within the 4096 work-items POCL reports) made
+ * POCL overflow its stack and kill the process; they are refused, while every
+ * group the tuner searches with the largest tiles it searches is accepted. */
+static void register_tile_groups_are_bounded(void **state)
+{
+    (void)state;
+    clrt__device_facts cpu = facts;
+    cpu.max_work_group = 4096;
+    cpu.max_work_item[0] = cpu.max_work_item[1] = 4096;
+    char why[200];
+    clrt__pvals p;
+    clrt__k_matmul.defaults(&cpu, 4, &p);
+    assert_int_equal(clrt__params_parse(&clrt__k_matmul, "use_local=0 tm=8 tn=48 vw=16 wgx=1 wgy=2048", &p, why,
+                                        sizeof why),
+                     0);
+    assert_int_equal(check(&clrt__k_matmul, &cpu, 4, &p, why), -1);
+    assert_non_null(strstr(why, "known to run"));
+    assert_int_equal(clrt__params_parse(&clrt__k_matmul, "tm=16 tn=64 vw=16 wgx=1 wgy=64", &p, why, sizeof why), 0);
+    if (check(&clrt__k_matmul, &cpu, 8, &p, why) != 0)
+        fail_msg("the tuner's largest tile and group refused: %s", why);
+}
+
+/* One definition per parameter: every parameter of every kernel's X-macro
+ * list reaches the text, the parser, the build options, the range check and
+ * the tuner's search values with nothing else written for it, so adding a
+ * parameter is its one line (and its use in the .cl file). */
+static void every_parameter_everywhere(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CLRT__K_COUNT; k++) {
+        const clrt__kernel_def *def = clrt__kernel_at(k);
+        assert_non_null(def);
+        assert_int_equal(clrt__kernel_find(def->name), k);
+        for (size_t i = 0; i < def->nparams; i++) {
+            const clrt__param_def *pd = &def->params[i];
+            clrt__pvals p;
+            def->defaults(&facts, 4, &p);
+            char text[256], set[64], opts[1024], why[200];
+            /* set through the parser, seen in the text */
+            unsigned v = pd->min + (pd->max > pd->min ? 1 : 0);
+            snprintf(set, sizeof set, "%s=%u", pd->name, v);
+            assert_int_equal(clrt__params_parse(def, set, &p, why, sizeof why), 0);
+            assert_int_equal(p.v[i], v);
+            assert_int_equal(clrt__params_text(def, &p, text, sizeof text), 0);
+            assert_non_null(strstr(text, set));
+            /* in the build options when the kernel reads it */
+            assert_int_equal(clrt__params_options(def, &p, CLRT__ELEM_F32, 0, opts, sizeof opts), 0);
+            if (pd->define) {
+                snprintf(set, sizeof set, " -D%s=%u", pd->define, v);
+                assert_non_null(strstr(opts, set));
+            }
+            /* the range is checked */
+            def->defaults(&facts, 4, &p);
+            p.v[i] = pd->max + 1;
+            assert_int_equal(check(def, &facts, 4, &p, why), -1);
+            assert_non_null(strstr(why, pd->name));
+            /* the tuner's values are in range */
+            for (unsigned variant = 0; variant < 2; variant++) {
+                unsigned values[32];
+                clrt__pvals start;
+                def->defaults(&facts, 4, &start);
+                if (def->variant_param)
+                    start.v[clrt__param_index(def, def->variant_param, strlen(def->variant_param))] = variant;
+                size_t n = clrt__param_search(def, &start, i, values, 32);
+                for (size_t j = 0; j < n; j++)
+                    if (values[j] < pd->min || values[j] > pd->max)
+                        fail_msg("%s %s: search value %u outside %u..%u", def->name, pd->name, values[j], pd->min,
+                                 pd->max);
+            }
+        }
+    }
 }
 
 static void paths_and_switches(void **state)
@@ -327,8 +417,8 @@ static void paths_and_switches(void **state)
     /* looking does not create the folder */
     snprintf(expect, sizeof expect, "%s/tuned", dir);
     assert_int_not_equal(access(expect, F_OK), 0);
-    clrt_tuned_set set, got;
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), 0); /* no file: silently nothing */
+    clrt__tuned_set set, got;
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 0); /* no file: silently nothing */
 
     /* another device gets another file */
     clrt_device_info other = info;
@@ -341,24 +431,24 @@ static void paths_and_switches(void **state)
     assert_int_equal(clrt__tuned_path(&info, 1, path, sizeof path), 0);
     sample_set(&set);
     assert_int_equal(clrt__tuned_write(path, &info, &set), 0);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), 1);
-    assert_memory_equal(&got.matmul[0], &set.matmul[0], sizeof set.matmul[0]);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
+    assert_memory_equal(&got.e[CLRT__K_MATMUL][0].p, &set.e[CLRT__K_MATMUL][0].p, sizeof(clrt__pvals));
     setenv("CLRT_TUNED", "0", 1);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), 0);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 0);
     setenv("CLRT_TUNED", "off", 1);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), 0);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 0);
     unsetenv("CLRT_TUNED");
 
     /* a damaged file: ignored and counted */
     unsigned long ignored0, ignored1;
-    clrt_debug_tuned_stats(NULL, &ignored0, NULL);
+    clrt__debug_tuned_stats(NULL, &ignored0, NULL);
     FILE *f = fopen(path, "r+");
     assert_non_null(f);
     fseek(f, 40, SEEK_SET);
     fputc('~', f);
     fclose(f);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), -1);
-    clrt_debug_tuned_stats(NULL, &ignored1, NULL);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
+    clrt__debug_tuned_stats(NULL, &ignored1, NULL);
     assert_int_equal(ignored1, ignored0 + 1);
 
     /* CLRT_TUNED_FILE: that file instead */
@@ -368,14 +458,14 @@ static void paths_and_switches(void **state)
     setenv("CLRT_TUNED_FILE", one, 1);
     assert_int_equal(clrt__tuned_path(&info, 0, path2, sizeof path2), 0);
     assert_string_equal(path2, one);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), 1);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
     /* a file for another device there: ignored */
     assert_int_equal(clrt__tuned_write(one, &other, &set), 0);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
     /* a folder where the file should be: ignored, no crash */
     unlink(one);
     assert_int_equal(mkdir(one, 0700), 0);
-    assert_int_equal(clrt__tuned_load(&info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
     rmdir(one);
     unsetenv("CLRT_TUNED_FILE");
 
@@ -394,6 +484,8 @@ int main(void)
         cmocka_unit_test_setup(foreign_files, setup),
         cmocka_unit_test_setup(invalid_values, setup),
         cmocka_unit_test_setup(the_kernel_constraints, setup),
+        cmocka_unit_test_setup(register_tile_groups_are_bounded, setup),
+        cmocka_unit_test_setup(every_parameter_everywhere, setup),
         cmocka_unit_test_setup(paths_and_switches, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

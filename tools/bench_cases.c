@@ -73,9 +73,9 @@ static int open_default(bench_session *s, int op, int dbl)
 {
     if (bench_session_default(s) != CLRT_OK)
         return 0;
-    tune_params def;
-    bench_params_default(s->ctx_def, op, dbl, &def);
-    return bench_resolve(s->ctx_def, s->q_def, op, dbl, &def) == CLRT_OK;
+    char def[256];
+    bench_params_default(s->ctx_def, op, dbl, def, sizeof def);
+    return bench_resolve(s->ctx_def, op, dbl, def) == CLRT_OK;
 }
 
 /* A clrt run that failed in the timing: the status and message it failed
@@ -180,7 +180,7 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         c->first_s = first_call(s, c, ha, hb);
     }
 
-    bench_resolve(s->ctx, s->q, op, dbl, NULL);
+    bench_resolve(s->ctx, op, dbl, NULL);
     c->tuned = bench_params_of(s->ctx, op, dbl, c->params, sizeof c->params);
     int with_default = c->tuned && opts->compare_default && open_default(s, op, dbl);
     if (with_default)

@@ -1,13 +1,12 @@
 /* clrt-bench: per-operation overhead (see bench_overhead.h). */
 #include "bench_overhead.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <clrt/clrt_cl.h>
-
-#include "internal.h"
-#include "params.h"
+#include <clrt/clrt_tune.h>
 
 #include "bench_progress.h"
 #include "bench_time.h"
@@ -39,9 +38,9 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     }
     /* The very same compiled kernel, as a second cl_kernel of clrt's program,
      * so that the raw calls leave the argument state of clrt's own alone. */
-    clrt_op_kernel *k = &s->ctx->ops[CLRT_OP_ADD][0];
+    cl_kernel own = clrt_context_kernel_cl(s->ctx, "add", CLRT_FLOAT32);
     cl_program program = NULL;
-    cl_int e = clGetKernelInfo(k->kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL);
+    cl_int e = own ? clGetKernelInfo(own, CL_KERNEL_PROGRAM, sizeof program, &program, NULL) : CL_INVALID_KERNEL;
     cl_kernel kernel = e == CL_SUCCESS ? clCreateKernel(program, "add", &e) : NULL;
     if (!kernel) {
         snprintf(o->note, sizeof o->note, "cannot make a raw kernel (%d)", (int)e);
@@ -50,8 +49,17 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     cl_command_queue cq = clrt_queue_cl(s->q);
     cl_mem ma = clrt_buffer_cl(a), mb = clrt_buffer_cl(b), mc = clrt_buffer_cl(c);
     cl_ulong n = o->n;
-    size_t global[1], local[1];
-    clrt_add_geometry(&k->params.add, o->n, global, local);
+    /* the launch rule of cl/add.cl: global = roundup(ceil(n / (vw*items)), wg), local = wg */
+    char params[256];
+    unsigned vw = 0, items = 0, wg = 0;
+    if (clrt_tune_current(s->ctx, "add", CLRT_FLOAT32, params, sizeof params, NULL) != CLRT_OK ||
+        sscanf(params, "vw=%u items=%u wg=%u", &vw, &items, &wg) != 3 || !vw || !items || !wg) {
+        clReleaseKernel(kernel);
+        snprintf(o->note, sizeof o->note, "cannot read the add kernel's parameters");
+        goto done;
+    }
+    size_t local[1] = {wg}, per = (size_t)vw * items;
+    size_t global[1] = {((o->n + per - 1) / per + wg - 1) / wg * wg};
 
     /* Blocks of ops operations, clrt and raw in turn, many rounds: the
      * per-round ratios cancel the machine's drift; their median is reported. */

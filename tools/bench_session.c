@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "debug.h"
-#include "internal.h"
-#include "tuned.h"
+#include <clrt/clrt_tune.h>
 
 #include "bench_clblast.h"
 
@@ -56,82 +54,32 @@ void bench_session_close(bench_session *s)
     bench_close(&s->ctx_def, &s->q_def);
 }
 
-void bench_params_default(const clrt_context *ctx, int op, int dbl, tune_params *out)
+const char *bench_kernel_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
+
+static clrt_dtype dtype_of(int dbl) { return dbl ? CLRT_FLOAT64 : CLRT_FLOAT32; }
+
+void bench_params_default(clrt_context *ctx, int op, int dbl, char *buf, size_t cap)
 {
-    memset(out, 0, sizeof *out);
-    size_t elem = dbl ? 8 : 4;
-    if (op == BENCH_MATMUL)
-        clrt_matmul_params_default(&ctx->facts, elem, &out->mm);
-    else
-        clrt_add_params_default(&ctx->facts, elem, &out->add);
+    if (clrt_tune_defaults(ctx, bench_kernel_name(op), dtype_of(dbl), buf, cap) != CLRT_OK)
+        snprintf(buf, cap, "(unknown: %.100s)", clrt_error_message());
 }
 
-void bench_params_text(int op, const tune_params *p, char *buf, size_t cap)
+int bench_resolve(clrt_context *ctx, int op, int dbl, const char *force)
 {
-    if (op == BENCH_MATMUL)
-        clrt__matmul_params_text(&p->mm, buf, cap);
-    else
-        clrt__add_params_text(&p->add, buf, cap);
+    if (force)
+        return clrt_tune_override(ctx, bench_kernel_name(op), dtype_of(dbl), force);
+    char buf[256];
+    return clrt_tune_current(ctx, bench_kernel_name(op), dtype_of(dbl), buf, sizeof buf, NULL);
 }
 
-/* Build the kernel of (op, dtype) in ctx now, with force when given (through
- * the test seam, which ops.c reads when it builds: then fitted as usual). */
-int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, const tune_params *force)
+int bench_params_of(clrt_context *ctx, int op, int dbl, char *buf, size_t cap)
 {
-    clrt_dtype dt = dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    if (force && op == BENCH_MATMUL)
-        clrt_debug_override_matmul(&force->mm);
-    else if (force)
-        clrt_debug_override_add(&force->add);
-    clrt_buffer *a = NULL, *b = NULL, *c = NULL;
-    int st = clrt_buffer_create(&a, ctx, dt, 1, 1);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&b, ctx, dt, 1, 1);
-    if (st == CLRT_OK)
-        st = clrt_buffer_create(&c, ctx, dt, 1, 1);
-    if (st == CLRT_OK)
-        st = op == BENCH_MATMUL ? clrt_matmul(q, c, a, b) : clrt_add(q, c, a, b);
-    if (st == CLRT_OK)
-        st = clrt_queue_finish(q);
-    if (force) {
-        clrt_debug_override_matmul(NULL);
-        clrt_debug_override_add(NULL);
-    }
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
-    return st;
-}
-
-static const clrt_op_kernel *kernel_of(const clrt_context *ctx, int op, int dbl)
-{
-    return &ctx->ops[op == BENCH_MATMUL ? CLRT_OP_MATMUL : CLRT_OP_ADD][dbl];
-}
-
-/* The parameters ctx's kernel of (op, dtype) runs with, as text; 1 when tuned. */
-int bench_params_of(const clrt_context *ctx, int op, int dbl, char *buf, size_t cap)
-{
-    const clrt_op_kernel *k = kernel_of(ctx, op, dbl);
-    if (!atomic_load(&k->ready)) {
+    clrt_params_origin origin = CLRT_PARAMS_DEFAULT;
+    if (clrt_tune_current(ctx, bench_kernel_name(op), dtype_of(dbl), buf, cap, &origin) != CLRT_OK) {
         snprintf(buf, cap, "(not built)");
         return 0;
     }
-    tune_params p;
-    bench_params_fitted(ctx, op, dbl, &p);
-    bench_params_text(op, &p, buf, cap);
-    return k->tuned;
-}
-
-void bench_params_fitted(const clrt_context *ctx, int op, int dbl, tune_params *out)
-{
-    const clrt_op_kernel *k = kernel_of(ctx, op, dbl);
-    memset(out, 0, sizeof *out);
-    if (!atomic_load(&k->ready))
-        return;
-    if (op == BENCH_MATMUL)
-        out->mm = k->params.matmul;
-    else
-        out->add = k->params.add;
+    return origin == CLRT_PARAMS_TUNED;
 }
 
 int bench_run_dev(void *arg)

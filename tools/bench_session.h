@@ -9,8 +9,6 @@
 
 #include <clrt/clrt.h>
 
-#include "params.h"
-
 #include "bench_out.h"
 
 typedef struct bench_session {
@@ -31,25 +29,18 @@ int bench_open(const char *selector, clrt_context **ctx, clrt_queue **q, char *w
 /* Destroy both (NULL is fine) and set them to NULL. */
 void bench_close(clrt_context **ctx, clrt_queue **q);
 
-/* A parameter set of either op (enum bench_op): mm for matmul, add for add. */
-typedef union tune_params {
-    clrt_matmul_params mm;
-    clrt_add_params add;
-} tune_params;
+/* The built-in kernel clrt_tune.h calls (enum bench_op): "add", "matmul". */
+const char *bench_kernel_name(int op);
 
-/* The default parameters of (op, dtype) on ctx's device, before fitting. */
-void bench_params_default(const clrt_context *ctx, int op, int dbl, tune_params *out);
-/* p as text ("tm=8 tn=48 ..."): what the table shows and the tuner's key. */
-void bench_params_text(int op, const tune_params *p, char *buf, size_t cap);
+/* The default parameters of (op, dtype) on ctx's device, as text, before fitting. */
+void bench_params_default(clrt_context *ctx, int op, int dbl, char *buf, size_t cap);
 
 /* Build ctx's kernel of (op = enum bench_op, dtype) now; force (NULL: none)
  * makes it use those parameters (then fitted) whatever a tuned file says. */
-int bench_resolve(clrt_context *ctx, clrt_queue *q, int op, int dbl, const tune_params *force);
-/* The parameters ctx's built kernel runs with, as text; returns 1 when they
- * came from a tuned file. */
-int bench_params_of(const clrt_context *ctx, int op, int dbl, char *buf, size_t cap);
-/* ... and as values (after fitting); zeros when not built. */
-void bench_params_fitted(const clrt_context *ctx, int op, int dbl, tune_params *out);
+int bench_resolve(clrt_context *ctx, int op, int dbl, const char *force);
+/* The parameters ctx's kernel runs with, as text (building it if needed);
+ * returns 1 when they came from a tuned file. */
+int bench_params_of(clrt_context *ctx, int op, int dbl, char *buf, size_t cap);
 
 /* The context that runs with the default parameters, made on first use. */
 int bench_session_default(bench_session *s);

@@ -1,6 +1,6 @@
 /* clrt-bench --tune: search the kernel parameters of a device, check every
  * candidate's result against the host, time it, and store the best in the
- * device's tuned file (src/tuned.h), which clrt then loads by itself. */
+ * device's tuned file (clrt_tune_file_store), which clrt then loads by itself. */
 #ifndef CLRT_BENCH_TUNE_H
 #define CLRT_BENCH_TUNE_H
 

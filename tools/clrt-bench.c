@@ -20,9 +20,6 @@
 
 #include <clrt/clrt.h>
 
-#include "internal.h"
-#include "selector.h"
-
 #include "bench_cases.h"
 #include "bench_clblast.h"
 #include "bench_first.h"
@@ -44,10 +41,9 @@ static bench_report report;
 
 static int select_devices(void)
 {
-    clrt_device_entry *devs = NULL;
     size_t n = 0;
-    int st = clrt__device_enumerate(&devs, &n);
-    if (st != CLRT_OK) {
+    clrt_device_info devs[64];
+    if (clrt_device_list(devs, 64, &n) != CLRT_OK) {
         fprintf(stderr, "clrt-bench: %s\n", clrt_error_message());
         return -1;
     }
@@ -56,7 +52,7 @@ static int select_devices(void)
         n = 64;
     if (opts.ndevices == 0) {
         for (size_t i = 0; i < n; i++)
-            want[i] = devs[i].facts.emulator ? 2 : 1;
+            want[i] = clrt_device_is_emulator(&devs[i]) ? 2 : 1;
     }
     for (size_t s = 0; s < opts.ndevices; s++) {
         if (strcmp(opts.devices[s], "all") == 0) {
@@ -64,29 +60,27 @@ static int select_devices(void)
                 want[i] = 1;
             continue;
         }
-        clrt_selector sel;
-        clrt__selector_parse(opts.devices[s], &sel);
-        long pick = clrt__selector_pick(&sel, devs, n); /* -1 for a malformed one too */
-        if (pick < 0) {
+        /* a blank selector would mean $CLRT_DEVICE: here it matches nothing */
+        clrt_device_info pick;
+        if (strspn(opts.devices[s], " \t\r\n") == strlen(opts.devices[s]) ||
+            clrt_device_select(opts.devices[s], &pick) != CLRT_OK || pick.index >= n) {
             fprintf(stderr, "clrt-bench: no device matches '%s' (clrt-bench --list shows them)\n", opts.devices[s]);
-            free(devs);
             return -1;
         }
-        want[pick] = 1;
+        want[pick.index] = 1;
     }
     for (size_t i = 0; i < n; i++) {
         if (!want[i])
             continue;
         bench_device *d = &report.devices[report.ndevices++];
-        d->info = devs[i].info;
-        d->emulator = devs[i].facts.emulator;
+        d->info = devs[i];
+        d->emulator = clrt_device_is_emulator(&devs[i]);
         if (want[i] == 2) {
             d->skipped = 1;
             snprintf(d->note, sizeof d->note,
-                     "a checking or emulating device; select it with --device %zu (or --device all)", devs[i].info.index);
+                     "a checking or emulating device; select it with --device %zu (or --device all)", devs[i].index);
         }
     }
-    free(devs);
     return 0;
 }
 

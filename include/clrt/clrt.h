@@ -140,6 +140,18 @@ typedef struct clrt_device_info {
  *  out may be NULL (with any capacity) to only count. No OpenCL platform
  *  installed is not an error: CLRT_OK and *count = 0. count must not be NULL. */
 CLRT_API int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count);
+/** The device a selector picks, as clrt_context_create() would pick it (NULL
+ *  or blank: $CLRT_DEVICE, else the default ranking), without opening it:
+ *  out->index is its clrt_device_list() index. CLRT_ENODEVICE as
+ *  clrt_context_create() gives it. */
+CLRT_API int clrt_device_select(const char *selector, clrt_device_info *out);
+/** Nonzero for a checking or emulating device that the default ranking puts
+ *  below every native driver (Oclgrind, Mesa's llvmpipe): correct, but not a
+ *  device to measure speed on. 0 for NULL. */
+CLRT_API int clrt_device_is_emulator(const clrt_device_info *info);
+/** "cpu", "gpu", "accelerator" or "other" for a clrt_device_type (the words
+ *  selectors take); "unknown" for anything else. Never NULL. */
+CLRT_API const char *clrt_device_type_name(int type);
 /** @} */
 
 /** @defgroup context Contexts
@@ -212,7 +224,9 @@ CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, 
 /** @} */
 
 /** @defgroup ops Math
- *  Destination first; enqueued on q, not waited for. All operands belong to
+ *  Destination first; enqueued on q, not waited for. The kernels' parameters
+ *  can be read, forced per context and tuned through <clrt/clrt_tune.h>.
+ *  All operands belong to
  *  q's context (else CLRT_EINVAL) and have the same dtype (else CLRT_ESHAPE).
  *  @{ */
 /** c = a + b elementwise; a, b, c of one shape. May run in place (c == a or c == b). */

@@ -71,6 +71,16 @@ CLRT_API cl_mem clrt_buffer_cl(const clrt_buffer *buf);
  *  every clrt_program of the same source and options in that context, and
  *  alive until the context is released. */
 CLRT_API cl_program clrt_program_cl(const clrt_program *program);
+/** The cl_kernel of ctx's built-in kernel (a name clrt_tune_kernel_name()
+ *  lists: "add", "matmul") for dtype, built now if it is not yet: for
+ *  benchmarks that time clrt against a raw enqueue of the very same code.
+ *  Launch it with the geometry its parameters ask for (clrt_tune_current(),
+ *  and the launch rule in its cl/ source). clrt sets its arguments from its
+ *  own calls: take a second kernel from its program (CL_KERNEL_PROGRAM,
+ *  clCreateKernel) rather than changing this one's. NULL for an unknown
+ *  kernel or dtype, a device without fp64 for CLRT_FLOAT64, or a build failure
+ *  (clrt_error_message() says which). */
+CLRT_API cl_kernel clrt_context_kernel_cl(clrt_context *ctx, const char *kernel, clrt_dtype dtype);
 /** @} */
 
 #ifdef __cplusplus

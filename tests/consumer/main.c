@@ -1,11 +1,17 @@
 /* A program of an outside project, built against an installed clrt: a
- * matrix product, a user kernel and a raw OpenCL call, each checked. */
+ * matrix product, a user kernel and a raw OpenCL call, each checked; then it
+ * tunes the device's add kernel with the public tuning API, stores the
+ * result in a tuned file of its own, and checks that a new context runs with
+ * what it stored. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <clrt/clrt.h>
 #include <clrt/clrt_cl.h>
+#include <clrt/clrt_tune.h>
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
@@ -100,9 +106,43 @@ int main(void)
         return 1;
     }
 
+    /* tune: one quick pass at a small size (a user would keep the defaults' sizes) */
+    clrt_tune_options o;
+    clrt_tune_options_init(&o);
+    o.quick = 1;
+    o.passes = 1;
+    o.size = 100000;
+    clrt_tune_result r;
+    CHECK(clrt_tune_run(ctx, "add", CLRT_FLOAT32, &o, &r));
+    if (r.tried < 2 || r.wrong != 0 || !r.best[0]) {
+        fprintf(stderr, "consumer: the tuner tried %zu, %zu wrong, best '%s'\n", r.tried, r.wrong, r.best);
+        return 1;
+    }
+    char path[] = "/tmp/clrt-consumer-tuned-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 1;
+    close(fd);
+    /* whatever won (the defaults when nothing did), stored and read back by a new context */
+    CHECK(clrt_tune_file_store(ctx, path, "add", CLRT_FLOAT32, r.best, r.summary));
+    setenv("CLRT_TUNED_FILE", path, 1);
+    clrt_context *ctx2;
+    char now[256];
+    clrt_params_origin origin;
+    CHECK(clrt_context_create(&ctx2, NULL));
+    CHECK(clrt_tune_current(ctx2, "add", CLRT_FLOAT32, now, sizeof now, &origin));
+    clrt_context_destroy(ctx2);
+    unsetenv("CLRT_TUNED_FILE");
+    unlink(path);
+    if (origin != CLRT_PARAMS_TUNED || strcmp(now, r.best) != 0) {
+        fprintf(stderr, "consumer: stored '%s', a new context runs '%s' (origin %d)\n", r.best, now, (int)origin);
+        return 1;
+    }
+
     clrt_device_info dev;
     CHECK(clrt_context_device(ctx, &dev));
-    printf("consumer OK: clrt %s (%s library), device %s\n", clrt_version(), linkage, dev.name);
+    printf("consumer OK: clrt %s (%s library), device %s; tuned add: %s (%s)\n", clrt_version(), linkage, dev.name,
+           r.best, r.improved ? "better than the defaults" : "the defaults stayed");
     clrt_kernel_destroy(k);
     clrt_buffer_destroy(da);
     clrt_buffer_destroy(db);

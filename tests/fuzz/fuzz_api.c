@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "debug.h"
-#include "internal.h"
+#include "error.h"
+#include "handles.h"
+#include "kernels.h"
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -83,7 +85,7 @@ static clrt_dtype dtype_of(unsigned k)
 
 static size_t elem_of(clrt_dtype d) { return d == CLRT_FLOAT32 ? 4 : d == CLRT_FLOAT64 ? 8 : 0; }
 
-static int ctx_live(const clrt_context *c) { return c && c->tag == CLRT_TAG_CONTEXT; }
+static int ctx_live(const clrt_context *c) { return c && c->tag == CLRT__TAG_CONTEXT; }
 
 static int expect_create(void *out, const clrt_context *c, clrt_dtype d, size_t rows, size_t cols)
 {
@@ -104,9 +106,9 @@ static int expect_create(void *out, const clrt_context *c, clrt_dtype d, size_t 
  * is refused for a context that failed late (CLRT_EDEVICE). */
 static int usable(const clrt_context *c) { return atomic_load(&c->failed) ? CLRT_EDEVICE : CLRT_OK; }
 
-static int expect_queue(const clrt_queue *q) { return (!q || q->tag != CLRT_TAG_QUEUE) ? CLRT_EINVAL : CLRT_OK; }
+static int expect_queue(const clrt_queue *q) { return (!q || q->tag != CLRT__TAG_QUEUE) ? CLRT_EINVAL : CLRT_OK; }
 
-static int buf_live(const clrt_buffer *b) { return b && b->tag == CLRT_TAG_BUFFER; }
+static int buf_live(const clrt_buffer *b) { return b && b->tag == CLRT__TAG_BUFFER; }
 
 static int expect_transfer(const clrt_queue *q, const clrt_buffer *b, const void *h, size_t count)
 {
@@ -182,19 +184,19 @@ static void fake_init(fake *f, input *in)
     memset(f, 0, sizeof *f);
     for (int i = 0; i < 2; i++) {
         unsigned flags = u8(in);
-        f->ctx[i].tag = (flags & 7) == 7 ? CLRT_TAG_DEAD : CLRT_TAG_CONTEXT;
+        f->ctx[i].tag = (flags & 7) == 7 ? CLRT__TAG_DEAD : CLRT__TAG_CONTEXT;
         atomic_init(&f->ctx[i].refs, 1);
         atomic_init(&f->ctx[i].destroyed, (flags >> 3) & 1);
         atomic_init(&f->ctx[i].failed, (flags >> 4) & 1);
         f->ctx[i].info.has_fp64 = (flags >> 5) & 1;
         f->ctx[i].info.max_alloc = (uint64_t)1 << (u8(in) & 63);
-        f->q[i].tag = (flags >> 6) == 3 ? CLRT_TAG_DEAD : CLRT_TAG_QUEUE;
+        f->q[i].tag = (flags >> 6) == 3 ? CLRT__TAG_DEAD : CLRT__TAG_QUEUE;
         f->q[i].ctx = &f->ctx[i];
     }
     for (int i = 0; i < 4; i++) {
         unsigned k = u8(in);
         clrt_buffer *b = &f->buf[i];
-        b->tag = (k & 15) == 15 ? CLRT_TAG_DEAD : CLRT_TAG_BUFFER;
+        b->tag = (k & 15) == 15 ? CLRT__TAG_DEAD : CLRT__TAG_BUFFER;
         b->ctx = &f->ctx[(k >> 4) & 1];
         b->dtype = dtype_of(k >> 5);
         b->rows = dim(in);
@@ -270,7 +272,7 @@ static void run_fake(input *in)
             if (want != CLRT_OK)
                 verdict(clrt_queue_finish(q), want, "clrt_queue_finish", "finish");
             /* getters on anything: never a crash, 0 for a dead handle */
-            if (c && c->tag != CLRT_TAG_BUFFER)
+            if (c && c->tag != CLRT__TAG_BUFFER)
                 CHECK(clrt_buffer_rows(c) == 0 && clrt_buffer_cols(c) == 0 && clrt_buffer_dtype(c) == 0,
                       "a dead buffer reports a shape");
             break;
@@ -385,9 +387,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_fake(&in);
     }
     long want_ctx = real_ctx ? 1 : 0;
-    CHECK(clrt_debug_live(CLRT_LIVE_CONTEXT) == want_ctx && clrt_debug_live(CLRT_LIVE_QUEUE) == want_ctx &&
-              clrt_debug_live(CLRT_LIVE_BUFFER) == 0,
-          "live handles after an input: %ld contexts, %ld queues, %ld buffers", clrt_debug_live(CLRT_LIVE_CONTEXT),
-          clrt_debug_live(CLRT_LIVE_QUEUE), clrt_debug_live(CLRT_LIVE_BUFFER));
+    CHECK(clrt__debug_live(CLRT__LIVE_CONTEXT) == want_ctx && clrt__debug_live(CLRT__LIVE_QUEUE) == want_ctx &&
+              clrt__debug_live(CLRT__LIVE_BUFFER) == 0,
+          "live handles after an input: %ld contexts, %ld queues, %ld buffers", clrt__debug_live(CLRT__LIVE_CONTEXT),
+          clrt__debug_live(CLRT__LIVE_QUEUE), clrt__debug_live(CLRT__LIVE_BUFFER));
     return 0;
 }

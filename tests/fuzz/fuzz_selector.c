@@ -21,12 +21,12 @@
     } while (0)
 
 enum { NDEV = 6 };
-static clrt_device_entry machine[NDEV];
+static clrt__device_entry machine[NDEV];
 
 static void add_device(size_t i, unsigned p, unsigned d, int type, const char *name, const char *platform,
                        const char *vendor, unsigned cu, unsigned mhz)
 {
-    clrt_device_entry *e = &machine[i];
+    clrt__device_entry *e = &machine[i];
     memset(e, 0, sizeof *e);
     e->info.index = i;
     e->info.platform_index = p;
@@ -88,7 +88,7 @@ static int has(const char *hay, const char *needle, size_t n)
     return n == 0;
 }
 
-static int reference_match(const clrt_selector *s, const clrt_device_entry *d)
+static int reference_match(const clrt_selector *s, const clrt__device_entry *d)
 {
     switch (s->kind) {
     case CLRT_SEL_DEFAULT:

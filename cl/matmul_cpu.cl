@@ -1,42 +1,31 @@
-/* matmul: C(MxN) = A(MxK) * B(KxN), all dense row-major. OpenCL C 1.2.
+/* matmul, register-tile variant (use_local = 0, CPU devices): C(MxN) = A(MxK) *
+ * B(KxN), all dense row-major. OpenCL C 1.2; REAL, VW, REALV, VLOAD/VSTORE and LANE
+ * come from the prelude (cl/common.cl).
  *
- * Build options (defaults below; src/params.c picks them per device):
- *   REAL      float or double (double needs CLRT_FP64=1, which enables cl_khr_fp64)
+ * Build options (src/k_matmul.h lists them; src/k_matmul.c picks them per device):
  *   TM, TN    rows / columns of C per work-item (TN a multiple of VW)
- *   TK        k block: cache block (USE_LOCAL=0) or local tile depth (USE_LOCAL=1,
- *             a multiple of VW)
- *   TKP       USE_LOCAL=0: the cache block when B is packed (bpacked = 1)
+ *   TK        k block (cache block) when B is read in place
+ *   TKP       k block when B is packed (bpacked = 1); 0 = TK
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
- *   VW        vector width (1, 2, 4, 8, 16)
- *   USE_LOCAL 0: register tiles only (CPU devices), 1: local-memory tiles (GPUs)
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that M*K or K*N beyond 2^32 elements index correctly.
  *
- * matmul's last argument, bpacked: 0, B is the row-major K x N matrix; 1 (CPU variant
- * only, and only when M >= TM and N >= TN), B is pack_b's panel copy of it and the
- * launch may cover a range of column panels through the global offset of dimension 0.
+ * matmul's last argument, bpacked: 0, B is the row-major K x N matrix; 1 (only when
+ * M >= TM and N >= TN), B is pack_b's panel copy of it and the launch may cover a
+ * range of column panels through the global offset of dimension 0.
  */
 
-#if defined(CLRT_FP64) && CLRT_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef USE_LOCAL
-#define USE_LOCAL 0
-#endif
 #ifndef TM
-#define TM 8
+#define TM 1
 #endif
 #ifndef TN
-#define TN 48
+#define TN VW
 #endif
 #ifndef TK
-#define TK 256
+#define TK 16
 #endif
-#ifndef TKP
+#if !defined(TKP) || TKP == 0
+#undef TKP
 #define TKP TK
 #endif
 #ifndef WGX
@@ -45,30 +34,9 @@
 #ifndef WGY
 #define WGY 1
 #endif
-#ifndef VW
-#define VW 16
-#endif
-
-#define CLRT_CAT_(a, b) a##b
-#define CLRT_CAT(a, b) CLRT_CAT_(a, b)
-
-#if VW == 1
-#define REALV REAL
-#define VLOAD(p) (*(p))
-#define VSTORE(v, p) (*(p) = (v))
-#else
-#define REALV CLRT_CAT(REAL, VW)
-/* vloadn/vstoren only need element alignment: fine for any row stride */
-#define VLOAD(p) CLRT_CAT(vload, VW)(0, (p))
-#define VSTORE(v, p) CLRT_CAT(vstore, VW)((v), 0, (p))
-#endif
 
 #define NV (TN / VW) /* accumulator vectors per row of the work-item's tile */
 
-/* Lane q (a constant once loops are unrolled) of a private vector. */
-#define LANE(v, q) (((REAL *)&(v))[q])
-
-#if USE_LOCAL == 0
 /* ------------------------------------------------------------------------------------
  * CPU variant. A CPU OpenCL driver (POCL) runs a work-group as a loop over its
  * work-items, so the register tile of one work-item is the micro-kernel: TM x TN of C
@@ -78,7 +46,7 @@
  * makes them all walk the same TK x TN block of that panel while it is in cache
  * (measured on POCL at 2048^3: TK=256 ~30% faster than no k blocking). Once B is
  * packed (below) that sharing no longer pays for the barrier: the CPU default is a
- * group of one work-item (src/params.c), the sharing stays for the tuner to try.
+ * group of one work-item (src/k_matmul.c), the sharing stays for the tuner to try.
  * No local memory: on CPU drivers it is ordinary memory, and staging the B block in
  * __local (a packed copy) measured half the speed on POCL.
  *
@@ -134,7 +102,7 @@ void matmul(const uint M, const uint N, const uint K,
                 REALV b[NV];
 #pragma unroll
                 for (int j = 0; j < NV; ++j)
-                    b[j] = VLOAD(Bp + j * VW);
+                    b[j] = VLOAD(0, Bp + j * VW);
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {
                     const REALV a = (REALV)(Ar[(size_t)i * K + k]);
@@ -153,7 +121,7 @@ void matmul(const uint M, const uint N, const uint K,
                 for (int j = 0; j < NV; ++j) {
                     const size_t cj = c + j * VW;
                     if (cj + VW <= N) {
-                        b[j] = VLOAD(Bk + cj);
+                        b[j] = VLOAD(0, Bk + cj);
                     } else {
 #pragma unroll
                         for (int q = 0; q < VW; ++q)
@@ -185,7 +153,7 @@ void matmul(const uint M, const uint N, const uint K,
         for (int j = 0; j < NV; ++j) {
             const size_t cj = c + j * VW;
             if (cj >= col0 && cj + VW <= N) {
-                VSTORE(acc[i][j], Cr + cj);
+                VSTORE(acc[i][j], 0, Cr + cj);
             } else {
 #pragma unroll
                 for (int q = 0; q < VW; ++q)
@@ -195,142 +163,6 @@ void matmul(const uint M, const uint N, const uint K,
         }
     }
 }
-
-#else /* USE_LOCAL == 1 */
-/* ------------------------------------------------------------------------------------
- * GPU variant. The group computes a BM x BN tile of C (BM = WGY*TM, BN = WGX*TN); per
- * step of TK along k it stages A (BM x TK) and B (TK x BN) in local memory, then each
- * work-item accumulates TM x TN in registers.
- *  - Loads to local memory: consecutive work-items take consecutive VW-vectors of a
- *    row (coalesced global reads, conflict-free local writes). Out-of-range elements
- *    are stored as zero, so the compute loop needs no guards and k needs no tail.
- *    Vector-typed (aligned) global loads are used when the row stride is a multiple
- *    of VW; otherwise vloadn, which only needs element alignment.
- *  - Work-item (tx, ty) owns rows ty*TM .. ty*TM+TM-1 (so A is read as vectors along
- *    k, one address per half-warp: a broadcast) and the column vectors j*WGX + tx
- *    (consecutive work-items read consecutive vectors of B: no bank conflicts; the
- *    stores of C are coalesced).
- *  - Two barriers per step: tiles complete before use, used before overwrite.
- * ---------------------------------------------------------------------------------- */
-
-#define BM (WGY * TM)
-#define BN (WGX * TN)
-#define WGS (WGX * WGY)
-#define KV (TK / VW) /* vectors per row of the A tile */
-#define NB (BN / VW) /* vectors per row of the B tile */
-#define A_SLOTS ((BM * KV + WGS - 1) / WGS)
-#define B_SLOTS ((TK * NB + WGS - 1) / WGS)
-
-/* The VW elements at p, row `col` .. col+VW-1 of a row of ncols, as one vector;
- * elements past the row's end, or of a row past the matrix (!row_ok), read as
- * zero. aligned: the row stride is a multiple of VW, so a vector load is legal. */
-REALV load_edge(const __global REAL *p, int row_ok, size_t col, size_t ncols, int aligned)
-{
-    if (row_ok && col + VW <= ncols)
-        return aligned ? *(const __global REALV *)p : VLOAD(p);
-    REALV v;
-#pragma unroll
-    for (int q = 0; q < VW; ++q)
-        LANE(v, q) = (row_ok && col + q < ncols) ? p[q] : (REAL)(0);
-    return v;
-}
-
-__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
-void matmul(const uint M, const uint N, const uint K,
-            __global const REAL *A, __global const REAL *B, __global REAL *C,
-            const uint bpacked) /* always 0 here: the local tiles are the packing */
-{
-    __local REALV As[BM * KV]; /* As[row][k] */
-    __local REALV Bs[TK * NB]; /* Bs[k][col] */
-    const uint tx = get_local_id(0), ty = get_local_id(1);
-    const uint lid = ty * WGX + tx;
-    const size_t gr0 = get_group_id(1) * (size_t)BM;
-    const size_t gc0 = get_group_id(0) * (size_t)BN;
-    const int avec = (K % VW) == 0; /* rows of A start on a vector boundary */
-    const int bvec = (N % VW) == 0; /* rows of B and C likewise */
-
-    REALV acc[TM][NV];
-#pragma unroll
-    for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < NV; ++j)
-            acc[i][j] = (REALV)(0);
-
-    for (size_t k0 = 0; k0 < K; k0 += TK) {
-#pragma unroll
-        for (int s = 0; s < A_SLOTS; ++s) {
-            const uint e = lid + s * WGS;
-            if ((BM * KV) % WGS == 0 || e < BM * KV) {
-                /* remainder written as e - q*d: a '/' and '%' pair on the same operands
-                 * makes LLVM emit 'freeze', which Oclgrind 21.10's uninitialized-value
-                 * check aborts on (non-power-of-two KV or NB) */
-                const uint er = e / KV;
-                const size_t gr = gr0 + er;
-                const size_t gk = k0 + (e - er * KV) * VW;
-                As[e] = load_edge(A + gr * K + gk, gr < M, gk, K, avec);
-            }
-        }
-#pragma unroll
-        for (int s = 0; s < B_SLOTS; ++s) {
-            const uint e = lid + s * WGS;
-            if ((TK * NB) % WGS == 0 || e < TK * NB) {
-                const uint ek = e / NB;
-                const size_t gk = k0 + ek;
-                const size_t gc = gc0 + (e - ek * NB) * VW;
-                Bs[e] = load_edge(B + gk * N + gc, gk < K, gc, N, bvec);
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-#pragma unroll
-        for (int kv = 0; kv < KV; ++kv) {
-            REALV a[TM];
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-                a[i] = As[(ty * TM + i) * KV + kv];
-#pragma unroll
-            for (int q = 0; q < VW; ++q) {
-                REALV b[NV];
-#pragma unroll
-                for (int j = 0; j < NV; ++j)
-                    b[j] = Bs[(kv * VW + q) * NB + j * WGX + tx];
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {
-                    const REALV av = (REALV)(LANE(a[i], q));
-#pragma unroll
-                    for (int j = 0; j < NV; ++j)
-                        acc[i][j] = fma(av, b[j], acc[i][j]);
-                }
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const size_t row = gr0 + ty * TM + i;
-        if (row >= M)
-            break;
-        __global REAL *Cr = C + row * N;
-#pragma unroll
-        for (int j = 0; j < NV; ++j) {
-            const size_t col = gc0 + (j * WGX + tx) * VW;
-            if (col + VW <= N) {
-                if (bvec)
-                    *(__global REALV *)(Cr + col) = acc[i][j];
-                else
-                    VSTORE(acc[i][j], Cr + col);
-            } else {
-#pragma unroll
-                for (int q = 0; q < VW; ++q)
-                    if (col + q < N)
-                        Cr[col + q] = LANE(acc[i][j], q);
-            }
-        }
-    }
-}
-
-#endif
 
 /* ------------------------------------------------------------------------------------
  * pack_b: B (K x N, row-major, N >= TN) to the panels matmul reads with bpacked = 1.
@@ -350,5 +182,5 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, __globa
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k) * TN;
 #pragma unroll
     for (int j = 0; j < NV; ++j)
-        VSTORE(VLOAD(src + j * VW), dst + j * VW);
+        VSTORE(VLOAD(0, src + j * VW), 0, dst + j * VW);
 }

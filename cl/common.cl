@@ -1,0 +1,42 @@
+/* clrt's kernel prelude: prepended to every other file of cl/ when it is
+ * embedded in the library (cmake/EmbedCL.cmake), so that the element type,
+ * vector types and loads mean the same in every kernel. OpenCL C 1.2.
+ *
+ * Build options every built-in kernel gets (src/params.c):
+ *   REAL        float, double or int: the element type
+ *   CLRT_DTYPE  1 float, 2 double, 3 int (clrt_dtype)
+ *   CLRT_FP64   1 with double: enables cl_khr_fp64
+ *   VW          vector width (1, 2, 4, 8, 16) where the kernel has one
+ * The defaults below only serve a kernel compiled on its own (a neutral
+ * scalar float build); clrt always passes every value. */
+
+#if defined(CLRT_FP64) && CLRT_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#ifndef REAL
+#define REAL float
+#endif
+#ifndef VW
+#define VW 1
+#endif
+
+#define CLRT_CAT_(a, b) a##b
+#define CLRT_CAT(a, b) CLRT_CAT_(a, b)
+
+/* REALV: VW elements as one value. VLOAD(i, p) / VSTORE(v, i, p): the i-th
+ * vector at p, needing only element alignment (vloadn / vstoren). */
+#if VW == 1
+#define REALV REAL
+#define VLOAD(i, p) ((p)[i])
+#define VSTORE(v, i, p) ((p)[i] = (v))
+#else
+#define REALV CLRT_CAT(REAL, VW)
+#define VLOAD(i, p) CLRT_CAT(vload, VW)((i), (p))
+#define VSTORE(v, i, p) CLRT_CAT(vstore, VW)((v), (i), (p))
+#endif
+
+/* Lane q (a constant once loops are unrolled) of a private vector. */
+#define LANE(v, q) (((REAL *)&(v))[q])
+
+/* ---- end of the prelude */

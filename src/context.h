@@ -1,0 +1,15 @@
+/* Context lifetime for the other public entry points: a context outlives its
+ * queues, buffers and programs, each of which holds a reference. Layer 10
+ * (the public entry points' own header). */
+#ifndef CLRT_CONTEXT_H
+#define CLRT_CONTEXT_H
+
+#include "handles.h"
+
+void clrt__context_retain(clrt_context *ctx);
+void clrt__context_release(clrt_context *ctx);
+
+/* A new context on the device of entry (context.c); func names the caller. */
+int clrt__context_open(clrt_context **out, const clrt__device_entry *entry, const char *func);
+
+#endif

@@ -1,0 +1,113 @@
+/* The handles behind the public types (context, queue, buffer, program,
+ * kernel), the checks every entry point makes on them, and the late-failure
+ * state of a context. Layer 7: below the program and kernel caches and the
+ * public entry points, above the kernel table. */
+#ifndef CLRT_HANDLES_H
+#define CLRT_HANDLES_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "clrt/clrt.h"
+#include "device.h"
+#include "opencl.h"
+#include "thread.h"
+
+/* ---- handle tags: catch stale or foreign pointers while the memory is ours */
+enum {
+    CLRT__TAG_CONTEXT = 0x636c4358, /* "clCX" */
+    CLRT__TAG_QUEUE = 0x636c5155,   /* "clQU" */
+    CLRT__TAG_BUFFER = 0x636c4246,  /* "clBF" */
+    CLRT__TAG_PROGRAM = 0x636c5047, /* "clPG" */
+    CLRT__TAG_KERNEL = 0x636c4b4e,  /* "clKN" */
+    CLRT__TAG_DEAD = 0x64656164     /* written on destroy, before the memory is freed */
+};
+
+struct clrt__program_entry; /* program.c: the context's compiled programs */
+struct clrt__kcache;        /* kcache.c: the context's built-in kernels */
+
+struct clrt_context {
+    unsigned tag;
+    atomic_int refs;      /* the user's reference + one per live queue/buffer/program */
+    atomic_int destroyed; /* the user called clrt_context_destroy */
+    atomic_int failed;    /* a late device error happened: refuse further work */
+    atomic_int failing;   /* claimed by the one thread that writes failure[] */
+    cl_context cl;
+    cl_device_id device;
+    cl_platform_id platform;
+    clrt_device_info info;
+    clrt__device_facts facts;
+    clrt_mutex lock; /* guards programs */
+    struct clrt__program_entry *programs;
+    struct clrt__kcache *kernels;
+    char failure[512]; /* what made the context fail, for later calls */
+};
+
+struct clrt_queue {
+    unsigned tag;
+    clrt_context *ctx;
+    cl_command_queue cl;
+    /* matmul's packed copy of B (ops.c), a slice of column panels at a time: kept
+     * between calls, since a fresh buffer costs its first-touch page faults on every
+     * call (measured on POCL: ~30 ms for 64 MiB); grows to the largest slice needed,
+     * at most clrt__matmul_pack_scratch_max. The lock is held from the first pack
+     * enqueue to the last matmul enqueue that reads it, so that another thread's
+     * pack on this (in-order) queue cannot come in between. */
+    clrt_mutex scratch_lock;
+    cl_mem scratch;
+    size_t scratch_bytes;
+};
+
+struct clrt_buffer {
+    unsigned tag;
+    clrt_context *ctx;
+    cl_mem cl;
+    clrt_dtype dtype;
+    size_t rows, cols;
+    size_t bytes;
+};
+
+struct clrt_program {
+    unsigned tag;
+    atomic_int refs;      /* the user's reference + one per live kernel */
+    atomic_int destroyed; /* the user called clrt_program_destroy */
+    clrt_context *ctx;    /* retained */
+    cl_program cl;        /* owned by ctx's program cache */
+};
+
+struct clrt_kernel_arg; /* user_kernel.c */
+
+struct clrt_kernel {
+    unsigned tag;
+    clrt_program *program; /* retained */
+    cl_kernel cl;
+    char *name;
+    unsigned nargs;
+    struct clrt_kernel_arg *args;
+    int arg_info;          /* the driver described the arguments */
+    size_t wg_size;        /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t reqd_wg[3];     /* reqd_work_group_size, all 0 when none */
+    size_t pref_multiple;  /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    size_t max_items[3];   /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_ulong static_local; /* local memory the kernel uses besides its __local arguments */
+    clrt_mutex lock;       /* guards args and the cl_kernel's argument state */
+};
+
+/* ---- validation (validate.c): every check happens before any OpenCL call.
+ * The handle checks look at the handle only; clrt__check_usable, called
+ * after every argument has been checked and just before the first OpenCL
+ * call, refuses work on a context that failed late (CLRT_EDEVICE), so that a
+ * bad argument is CLRT_EINVAL whatever state the device is in. */
+int clrt__check_context(const clrt_context *ctx, const char *func);
+int clrt__check_queue(const clrt_queue *q, const char *func);
+int clrt__check_usable(const clrt_context *ctx, const char *func);
+int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what);
+int clrt__check_program(const clrt_program *p, const char *func);
+/* rows*cols*elem into *bytes; 0 on success, -1 on a zero dimension or overflow. */
+int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes);
+
+/* A late failure (finish, read, enqueue): mark the context failed; returns the
+ * status for code (CLRT_ENOMEM or CLRT_EDEVICE) with the message set. */
+int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, const char *clcall);
+
+#endif

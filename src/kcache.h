@@ -1,0 +1,55 @@
+/* The built-in kernels of a context: for each (kernel, dtype, launch variant)
+ * a kernel built on first use with parameters chosen in one place (below),
+ * fitted to what the built kernel accepts, and kept until the context goes.
+ *
+ * Parameters, in order: the context's override (clrt_tune_override), else
+ * the device's tuned file (tuned.h) when it has a valid entry, else the
+ * device's defaults (k_<kernel>.c). Tuned parameters that fail to build or fit
+ * fall back to the defaults with one warning; overridden parameters that
+ * fail are the failure of the kernel's use (the caller forced them).
+ *
+ * A built kernel never changes after it is published: an override retires
+ * the kernels built before it (they stay alive, unused, until the context is
+ * released), so a thread that already holds one can still launch it.
+ * Layer 9: above the program cache. */
+#ifndef CLRT_KCACHE_H
+#define CLRT_KCACHE_H
+
+#include "clrt/clrt_tune.h"
+#include "handles.h"
+#include "kernels.h"
+#include "thread.h"
+
+typedef struct clrt__built {
+    int kernel, dtype, variant;
+    unsigned gen;             /* the slot generation it was built for */
+    clrt__pvals p;            /* the parameters, fitted */
+    clrt_params_origin origin;
+    cl_kernel main, aux;      /* aux: def->aux_entry of the same program, or NULL */
+    size_t aux_wg;            /* its CL_KERNEL_WORK_GROUP_SIZE */
+    clrt_mutex launch_lock;   /* held from the first clSetKernelArg to the enqueue (both kernels) */
+    struct clrt__built *next; /* the context's list, newest first */
+} clrt__built;
+
+/* At context creation and release. */
+int clrt__kcache_create(clrt_context *ctx);
+void clrt__kcache_release(clrt_context *ctx);
+
+/* The built kernel for (kernel, dtype, variant), built now if needed. */
+int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func,
+                     clrt__built **out);
+
+/* Set (p) or clear (NULL) the context's override of (kernel, dtype); p has
+ * been checked. Kernels built before are retired: the next use builds anew. */
+void clrt__kcache_override(clrt_context *ctx, int kernel, int dtype, const clrt__pvals *p);
+
+/* Set nargs arguments of k and enqueue it on q; the caller holds b's launch
+ * lock. Failures are reported for func. */
+int clrt__enqueue_locked(clrt_queue *q, cl_kernel k, const char *func, unsigned nargs, const size_t *sizes,
+                         const void *const *values, cl_uint dims, const size_t *offset, const size_t *global,
+                         const size_t *local);
+/* The same, taking b's launch lock, for b->main. */
+int clrt__launch(clrt_queue *q, clrt__built *b, const char *func, unsigned nargs, const size_t *sizes,
+                 const void *const *values, cl_uint dims, const size_t *global, const size_t *local);
+
+#endif

@@ -1,0 +1,53 @@
+/* The table of built-in kernels (see kernels.h). */
+#include "kernels.h"
+
+#include <string.h>
+
+#include "clrt/clrt.h"
+
+static const clrt__kernel_def *const table[CLRT__K_COUNT] = {
+    [CLRT__K_ADD] = &clrt__k_add,
+    [CLRT__K_MATMUL] = &clrt__k_matmul,
+};
+
+const clrt__kernel_def *clrt__kernel_at(int id) { return id >= 0 && id < CLRT__K_COUNT ? table[id] : NULL; }
+
+int clrt__kernel_find(const char *name)
+{
+    for (int i = 0; name && i < CLRT__K_COUNT; i++)
+        if (strcmp(table[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+clrt__elem clrt__elem_of(int dtype)
+{
+    return dtype == CLRT_FLOAT64 ? CLRT__ELEM_F64 : CLRT__ELEM_F32;
+}
+
+size_t clrt__dtype_size(int dtype)
+{
+    switch (dtype) {
+    case CLRT_FLOAT32:
+        return 4;
+    case CLRT_FLOAT64:
+        return 8;
+    }
+    return 0;
+}
+
+const char *clrt__dtype_word(int dtype)
+{
+    switch (dtype) {
+    case CLRT_FLOAT32:
+        return "float32";
+    case CLRT_FLOAT64:
+        return "float64";
+    }
+    return "?";
+}
+
+int clrt__kernel_takes(const clrt__kernel_def *def, int dtype)
+{
+    return dtype >= 1 && dtype <= 3 && (def->dtypes & (1u << dtype)) != 0;
+}

@@ -1,0 +1,28 @@
+/* The built-in kernels: one clrt__kernel_def each (k_<kernel>.c), in a table
+ * the kernel cache, the tuned files and the tuner walk. A new kernel adds its
+ * k_<kernel>.h/.c, its cl/ source, and one line to the table (kernels.c) and
+ * to the enum below. Layer 5. */
+#ifndef CLRT_KERNELS_H
+#define CLRT_KERNELS_H
+
+#include <stddef.h>
+
+#include "k_add.h"
+#include "k_matmul.h"
+#include "params.h"
+
+/* Positions in the table: the kernel cache's slots. */
+enum clrt__kernel_id { CLRT__K_ADD, CLRT__K_MATMUL, CLRT__K_COUNT };
+
+const clrt__kernel_def *clrt__kernel_at(int id);
+/* The id of the kernel called name, or -1. */
+int clrt__kernel_find(const char *name);
+
+/* clrt_dtype -> element type and size (0 when not a dtype); dtypes a kernel takes. */
+clrt__elem clrt__elem_of(int dtype);
+size_t clrt__dtype_size(int dtype);
+/* "float32", "float64": the word tuned files and messages use; "?" for others. */
+const char *clrt__dtype_word(int dtype);
+int clrt__kernel_takes(const clrt__kernel_def *def, int dtype);
+
+#endif

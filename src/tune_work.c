@@ -1,0 +1,200 @@
+/* What the tuner runs for each built-in kernel (see tune_work.h). */
+#include "tune_work.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernels.h"
+
+clrt__shape clrt__work_shape(int kernel, size_t size)
+{
+    clrt__shape s = {1, size, 0};
+    if (kernel == CLRT__K_MATMUL)
+        s.m = s.k = size;
+    return s;
+}
+
+double clrt__work_amount(int kernel, int dtype, clrt__shape s)
+{
+    if (kernel == CLRT__K_MATMUL)
+        return 2.0 * (double)s.m * (double)s.n * (double)s.k;
+    return 3.0 * (double)s.n * (double)clrt__dtype_size(dtype); /* two reads, one write */
+}
+
+const char *clrt__work_unit(int kernel) { return kernel == CLRT__K_MATMUL ? "GFLOP/s" : "GB/s"; }
+
+size_t clrt__work_default_size(int kernel) { return kernel == CLRT__K_MATMUL ? 1024 : 10000000; }
+
+/* rows x cols of a, b and c at s */
+static void dims(int kernel, clrt__shape s, size_t d[3][2])
+{
+    if (kernel == CLRT__K_MATMUL) {
+        d[0][0] = s.m, d[0][1] = s.k;
+        d[1][0] = s.k, d[1][1] = s.n;
+        d[2][0] = s.m, d[2][1] = s.n;
+    } else {
+        for (int i = 0; i < 3; i++)
+            d[i][0] = 1, d[i][1] = s.n;
+    }
+}
+
+void clrt__work_free(clrt__work *w)
+{
+    clrt_buffer_destroy(w->a);
+    clrt_buffer_destroy(w->b);
+    clrt_buffer_destroy(w->c);
+    w->a = w->b = w->c = NULL;
+}
+
+int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s,
+                    const void *ha, const void *hb)
+{
+    size_t d[3][2];
+    dims(kernel, s, d);
+    *w = (clrt__work){.kernel = kernel, .q = q};
+    clrt_buffer **bufs[3] = {&w->a, &w->b, &w->c};
+    int st = CLRT_OK;
+    for (int i = 0; i < 3 && st == CLRT_OK; i++)
+        st = clrt_buffer_create(bufs[i], ctx, (clrt_dtype)dtype, d[i][0], d[i][1]);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(q, w->a, ha, d[0][0] * d[0][1]);
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(q, w->b, hb, d[1][0] * d[1][1]);
+    if (st != CLRT_OK)
+        clrt__work_free(w);
+    return st;
+}
+
+int clrt__work_run(void *arg)
+{
+    clrt__work *w = arg;
+    int st = w->kernel == CLRT__K_MATMUL ? clrt_matmul(w->q, w->c, w->a, w->b) : clrt_add(w->q, w->c, w->a, w->b);
+    return st == CLRT_OK ? clrt_queue_finish(w->q) : st;
+}
+
+size_t clrt__work_check_shapes(int kernel, clrt__shape *out, size_t cap)
+{
+    /* matmul: edge tiles both ways, thinner than a tile, K not a multiple of the
+     * k block, K = 1; add: odd lengths */
+    static const clrt__shape mm[] = {{67, 83, 777}, {5, 7, 33}, {129, 1, 65}, {1, 131, 17}, {40, 50, 1}};
+    static const clrt__shape add[] = {{1, 1, 0}, {1, 17, 0}, {1, 100003, 0}};
+    const clrt__shape *src = kernel == CLRT__K_MATMUL ? mm : add;
+    size_t n = kernel == CLRT__K_MATMUL ? sizeof mm / sizeof *mm : sizeof add / sizeof *add;
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = src[i];
+    return n < cap ? n : cap;
+}
+
+size_t clrt__work_param_shapes(int kernel, int dtype, const clrt__device_facts *dev, const clrt__pvals *pv,
+                               clrt__shape *out, size_t cap)
+{
+    if (kernel != CLRT__K_MATMUL || cap == 0)
+        return 0;
+    const clrt__matmul_params p = clrt__mm(pv);
+    if (p.use_local || p.pack == 0)
+        return 0;
+    /* edge tiles both ways, and large enough that packing pays (k_matmul.c) */
+    size_t m = 4 * (size_t)p.wgy * p.tm + 7, n = 2 * (size_t)p.tn + 5;
+    if (m < 519)
+        m = 519;
+    if (n < 517)
+        n = 517;
+    size_t k = (size_t)(640.0 * 640.0 * 640.0 / ((double)m * (double)n)) + 3;
+    if (clrt__matmul_pack_panels(&p, m, n, k, clrt__dtype_size(dtype), clrt__matmul_pack_scratch_max(dev, &p)) == 0)
+        return 0;
+    out[0] = (clrt__shape){m, n, k};
+    return 1;
+}
+
+void clrt__work_fill(void *data, int dtype, size_t count, unsigned seed)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)seed * 0x100000001b3ULL);
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        double v = (double)(s >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
+        if (dtype == CLRT_FLOAT64)
+            ((double *)data)[i] = v;
+        else
+            ((float *)data)[i] = (float)v;
+    }
+}
+
+static double get(const void *p, int dtype, size_t i)
+{
+    return dtype == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+/* Wrong elements of c = a b in `rows` rows spread over M, against the host in
+ * double with the dot-product error bound 2 K eps sum|a b|. */
+static size_t wrong_matmul(int dtype, const void *a, const void *b, const void *c, clrt__shape s, size_t rows)
+{
+    const double eps = dtype == CLRT_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
+    size_t wrong = 0;
+    if (rows > s.m)
+        rows = s.m;
+    for (size_t r = 0; r < rows; r++) {
+        size_t i = rows == 1 ? 0 : r * (s.m - 1) / (rows - 1);
+        for (size_t j = 0; j < s.n; j++) {
+            double ref = 0, abs_ref = 0;
+            for (size_t k = 0; k < s.k; k++) {
+                double x = get(a, dtype, i * s.k + k) * get(b, dtype, k * s.n + j);
+                ref += x;
+                abs_ref += fabs(x);
+            }
+            wrong += !(fabs(get(c, dtype, i * s.n + j) - ref) <= 2.0 * (double)s.k * eps * abs_ref + 1e-30);
+        }
+    }
+    return wrong;
+}
+
+/* add is exact: the sum rounded once, in the dtype */
+static size_t wrong_add(int dtype, const void *a, const void *b, const void *c, size_t n)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (dtype == CLRT_FLOAT64)
+            wrong += !(((const double *)c)[i] == ((const double *)a)[i] + ((const double *)b)[i]);
+        else
+            wrong += !(((const float *)c)[i] == (float)(((const float *)a)[i] + ((const float *)b)[i]));
+    }
+    return wrong;
+}
+
+int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t rows,
+                      char *why, size_t cap)
+{
+    size_t d[3][2];
+    dims(kernel, s, d);
+    const size_t elem = clrt__dtype_size(dtype);
+    const size_t na = d[0][0] * d[0][1], nb = d[1][0] * d[1][1], nc = d[2][0] * d[2][1];
+    void *a = malloc(na * elem), *b = malloc(nb * elem), *c = malloc(nc * elem);
+    int st = CLRT_ENOMEM;
+    size_t wrong = 0;
+    clrt__work w;
+    if (a && b && c) {
+        clrt__work_fill(a, dtype, na, 11);
+        clrt__work_fill(b, dtype, nb, 12);
+        st = clrt__work_make(&w, kernel, dtype, ctx, q, s, a, b);
+    }
+    if (st == CLRT_OK) {
+        st = clrt__work_run(&w);
+        if (st == CLRT_OK)
+            st = clrt_buffer_read(q, w.c, c, nc);
+        if (st == CLRT_OK)
+            wrong = kernel == CLRT__K_MATMUL ? wrong_matmul(dtype, a, b, c, s, rows) : wrong_add(dtype, a, b, c, s.n);
+        clrt__work_free(&w);
+    }
+    free(a);
+    free(b);
+    free(c);
+    if (st != CLRT_OK)
+        snprintf(why, cap, "at %zux%zux%zu: %s: %.150s", s.m, s.n, s.k, clrt_status_name(st), clrt_error_message());
+    else if (wrong)
+        snprintf(why, cap, "WRONG RESULT at %zux%zux%zu (%zu elements)", s.m, s.n, s.k, wrong);
+    return st == CLRT_OK && wrong == 0 ? 0 : -1;
+}
