@@ -1,18 +1,22 @@
-/* matmul, register-tile variant (use_local = 0, CPU devices): C(MxN) = A(MxK) *
- * B(KxN), all dense row-major. OpenCL C 1.2; REAL, VW, REALV, VLOAD/VSTORE and LANE
- * come from the prelude (cl/common.cl).
+/* matmul, register-tile variant (use_local = 0, CPU devices): the GEMM
+ * C = alpha op(A) op(B) + beta C, op(A) M x K, op(B) K x N, C M x N, every matrix
+ * row-major with its own start offset and row stride (views). OpenCL C 1.2; REAL,
+ * VW, REALV, VLOAD/VSTORE and LANE come from the prelude (cl/common.cl).
  *
- * Build options (src/k_matmul.h lists them; src/k_matmul.c picks them per device):
+ * Build options (src/k_matmul.h lists the tuning ones; src/k_matmul.c picks them):
  *   TM, TN    rows / columns of C per work-item (TN a multiple of VW)
  *   TK        k block (cache block) when B is read in place
  *   TKP       k block when B is packed (bpacked = 1); 0 = TK
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
+ *   TA, TB    1: op(A) = A^T (A is K x M), op(B) = B^T (B is N x K); the launch
+ *             variant, not a tuning value
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
- * Offsets are formed in size_t so that M*K or K*N beyond 2^32 elements index correctly.
+ * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
+ * beta == 0: C is only written (its old contents, NaN or not, never read).
  *
- * matmul's last argument, bpacked: 0, B is the row-major K x N matrix; 1 (only when
- * M >= TM and N >= TN), B is pack_b's panel copy of it and the launch may cover a
- * range of column panels through the global offset of dimension 0.
+ * matmul's last argument, bpacked: 0, B is read in place; 1 (only when M >= TM and
+ * N >= TN), B is pack_b's panel copy of op(B) and the launch may cover a range of
+ * column panels through the global offset of dimension 0.
  */
 
 #ifndef TM
@@ -34,8 +38,26 @@
 #ifndef WGY
 #define WGY 1
 #endif
+#ifndef TA
+#define TA 0
+#endif
+#ifndef TB
+#define TB 0
+#endif
 
 #define NV (TN / VW) /* accumulator vectors per row of the work-item's tile */
+
+/* op(A)(i, k) and op(B)(k, j), A and B already at their offsets */
+#if TA
+#define OPA(i, k) A[(size_t)(k) * lda + (i)]
+#else
+#define OPA(i, k) A[(size_t)(i) * lda + (k)]
+#endif
+#if TB
+#define OPB(k, j) B[(size_t)(j) * ldb + (k)]
+#else
+#define OPB(k, j) B[(size_t)(k) * ldb + (j)]
+#endif
 
 /* ------------------------------------------------------------------------------------
  * CPU variant. A CPU OpenCL driver (POCL) runs a work-group as a loop over its
@@ -55,6 +77,10 @@
  * speed and stores only the part its neighbour does not own. Only matrices thinner
  * than a tile take the guarded path (clamped loads). k needs no padding.
  *
+ * Transposes: op(A)^T is read as TM consecutive elements per k (one row of A^T);
+ * op(B) = B^T in place is a gather per lane, so the host packs it (pack_b reads the
+ * transpose) whenever the tiles are full.
+ *
  * Packed B (bpacked = 1): read in place, a TN-column panel of B is TK rows at a stride
  * of N; when N is a multiple of a large power of two those rows all fall in a few
  * cache sets (and each in its own page), so the block the group shares does not stay
@@ -69,10 +95,14 @@
  * ---------------------------------------------------------------------------------- */
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
-void matmul(const uint M, const uint N, const uint K,
-            __global const REAL *A, __global const REAL *B, __global REAL *C,
-            const uint bpacked)
+void matmul(const uint M, const uint N, const uint K, const REAL alpha,
+            __global const REAL *A, const ulong a_off, const uint lda,
+            __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
+            __global REAL *C, const ulong c_off, const uint ldc, const uint bpacked)
 {
+    A += a_off;
+    B += b_off;
+    C += c_off;
     const size_t col0 = get_global_id(0) * (size_t)TN; /* tile this work-item owns */
     const size_t row0 = get_global_id(1) * (size_t)TM;
     const int active = row0 < M && col0 < N;
@@ -87,17 +117,16 @@ void matmul(const uint M, const uint N, const uint K,
         for (int j = 0; j < NV; ++j)
             acc[i][j] = (REALV)(0);
 
-    const __global REAL *Ar = A + r * K;
     const uint kb = bpacked ? TKP : TK;
     uint k0 = 0;
     while (k0 < K) {
         const uint kend = (K - k0 > kb) ? k0 + kb : K; /* no uint overflow near 2^32 */
-        if (active && full) {
+        if (active && full && (bpacked || !TB)) {
             /* packed: the launch's first panel is the scratch's first (global offset) */
-            const size_t bstep = bpacked ? (size_t)TN : (size_t)N;
+            const size_t bstep = bpacked ? (size_t)TN : (size_t)ldb;
             const __global REAL *Bp =
                 bpacked ? B + ((get_global_id(0) - get_global_offset(0)) * K + k0) * TN
-                        : B + (size_t)k0 * N + c;
+                        : B + (size_t)k0 * ldb + c;
             for (uint k = k0; k < kend; ++k, Bp += bstep) {
                 REALV b[NV];
 #pragma unroll
@@ -105,32 +134,31 @@ void matmul(const uint M, const uint N, const uint K,
                     b[j] = VLOAD(0, Bp + j * VW);
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {
-                    const REALV a = (REALV)(Ar[(size_t)i * K + k]);
+                    const REALV a = (REALV)(OPA(r + i, k));
 #pragma unroll
                     for (int j = 0; j < NV; ++j)
                         acc[i][j] = fma(a, b[j], acc[i][j]);
                 }
             }
         } else if (active) {
-            /* thin matrix: rows past M and columns past N read a valid neighbour
-             * (clamped index); those results are never stored */
+            /* thin matrix (or B^T in place): rows past M and columns past N read a
+             * valid neighbour (clamped index); those results are never stored */
             for (uint k = k0; k < kend; ++k) {
-                const __global REAL *Bk = B + (size_t)k * N;
                 REALV b[NV];
 #pragma unroll
                 for (int j = 0; j < NV; ++j) {
                     const size_t cj = c + j * VW;
-                    if (cj + VW <= N) {
-                        b[j] = VLOAD(0, Bk + cj);
+                    if (!TB && cj + VW <= N) {
+                        b[j] = VLOAD(0, B + (size_t)k * ldb + cj);
                     } else {
 #pragma unroll
                         for (int q = 0; q < VW; ++q)
-                            LANE(b[j], q) = Bk[min(cj + q, (size_t)N - 1)];
+                            LANE(b[j], q) = OPB(k, min(cj + q, (size_t)N - 1));
                     }
                 }
 #pragma unroll
                 for (int i = 0; i < TM; ++i) {
-                    const REALV a = (REALV)(A[min(r + i, (size_t)M - 1) * K + k]);
+                    const REALV a = (REALV)(OPA(min(r + i, (size_t)M - 1), k));
 #pragma unroll
                     for (int j = 0; j < NV; ++j)
                         acc[i][j] = fma(a, b[j], acc[i][j]);
@@ -143,44 +171,60 @@ void matmul(const uint M, const uint N, const uint K,
     if (!active)
         return;
 
+    const int use_beta = beta != (REAL)(0); /* uniform: beta == 0 never reads C */
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         const size_t rr = r + i;
         if (rr < row0 || rr >= M) /* owned by the tile above / outside C */
             continue;
-        __global REAL *Cr = C + rr * N;
+        __global REAL *Cr = C + rr * ldc;
 #pragma unroll
         for (int j = 0; j < NV; ++j) {
             const size_t cj = c + j * VW;
             if (cj >= col0 && cj + VW <= N) {
-                VSTORE(acc[i][j], 0, Cr + cj);
+                REALV v = alpha * acc[i][j];
+                if (use_beta)
+                    v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
+                VSTORE(v, 0, Cr + cj);
             } else {
 #pragma unroll
                 for (int q = 0; q < VW; ++q)
-                    if (cj + q >= col0 && cj + q < N)
-                        Cr[cj + q] = LANE(acc[i][j], q);
+                    if (cj + q >= col0 && cj + q < N) {
+                        REAL v = alpha * LANE(acc[i][j], q);
+                        Cr[cj + q] = use_beta ? fma(beta, Cr[cj + q], v) : v;
+                    }
             }
         }
     }
 }
 
 /* ------------------------------------------------------------------------------------
- * pack_b: B (K x N, row-major, N >= TN) to the panels matmul reads with bpacked = 1.
- * Panel p holds columns c .. c+TN-1 of B, c = min(p*TN, N-TN) (the column tile matmul's
- * work-item column p computes), as K contiguous rows of TN: P[(p - p0)*K*TN + k*TN + j],
- * p0 = the global offset of dimension 1 (the first panel of this launch).
+ * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with bpacked = 1.
+ * Panel p holds columns c .. c+TN-1 of op(B), c = min(p*TN, N-TN) (the column tile
+ * matmul's work-item column p computes), as K contiguous rows of TN:
+ * P[(p - p0)*K*TN + k*TN + j], p0 = the global offset of dimension 1 (the first panel
+ * of this launch).
  * Launch: global = {roundup(K, L), panels}, local = {L, 1}; offset {0, p0}.
- * Work-item (k, p) copies row k of panel p: NV vectors, read along a row of B.
+ * Work-item (k, p) copies row k of panel p: NV vectors read along a row of B, or (TB)
+ * TN elements down a column of B.
  * ---------------------------------------------------------------------------------- */
-__kernel void pack_b(const uint N, const uint K, __global const REAL *B, __global REAL *P)
+__kernel void pack_b(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
+                     __global REAL *P)
 {
     const size_t k = get_global_id(0), p = get_global_id(1);
     if (k >= K)
         return;
+    B += b_off;
     const size_t c = min(p * TN, (size_t)(N - TN));
-    const __global REAL *src = B + k * N + c;
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k) * TN;
+#if TB
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+        dst[j] = OPB(k, c + j);
+#else
+    const __global REAL *src = B + k * ldb + c;
 #pragma unroll
     for (int j = 0; j < NV; ++j)
         VSTORE(VLOAD(0, src + j * VW), 0, dst + j * VW);
+#endif
 }

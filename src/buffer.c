@@ -1,4 +1,5 @@
-/* Device matrices and host transfers. */
+/* Device matrices, views of them, and host transfers. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "debug.h"
@@ -19,12 +20,11 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
         return status;
     size_t elem = clrt__dtype_size((int)dtype);
     if (!elem)
-        return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32 or CLRT_FLOAT64)",
+        return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32, CLRT_FLOAT64 or CLRT_INT32)",
                           (int)dtype);
     size_t bytes;
     if (clrt__matrix_bytes(rows, cols, elem, &bytes) != 0)
-        return clrt__fail(CLRT_EINVAL, func, "%zu x %zu %s: %s", rows, cols,
-                          dtype == CLRT_FLOAT32 ? "float32" : "float64",
+        return clrt__fail(CLRT_EINVAL, func, "%zu x %zu %s: %s", rows, cols, clrt__dtype_word((int)dtype),
                           (rows == 0 || cols == 0) ? "a dimension is zero" : "the byte size overflows");
     if (dtype == CLRT_FLOAT64 && !ctx->info.has_fp64)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "device '%s' has no fp64 (cl_khr_fp64)",
@@ -53,10 +53,43 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
     b->dtype = dtype;
     b->rows = rows;
     b->cols = cols;
-    b->bytes = bytes;
+    b->offset = 0;
+    b->ld = cols;
+    b->elem = elem;
     clrt__context_retain(ctx);
     clrt__live(CLRT__LIVE_BUFFER, +1);
     *out = b;
+    return CLRT_OK;
+}
+
+int clrt_buffer_view(clrt_buffer **out, clrt_buffer *parent, size_t row, size_t col, size_t rows, size_t cols)
+{
+    static const char func[] = "clrt_buffer_view";
+    if (!out)
+        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    *out = NULL;
+    int status = clrt__check_buffer(parent, func, "parent");
+    if (status != CLRT_OK)
+        return status;
+    if (rows == 0 || cols == 0)
+        return clrt__fail(CLRT_EINVAL, func, "a %zu x %zu view: a dimension is zero", rows, cols);
+    if (row > parent->rows || rows > parent->rows - row || col > parent->cols || cols > parent->cols - col)
+        return clrt__fail(CLRT_EINVAL, func,
+                          "a %zu x %zu window at (%zu, %zu) does not lie inside the %zu x %zu parent", rows, cols, row,
+                          col, parent->rows, parent->cols);
+    clrt_buffer *v = calloc(1, sizeof *v);
+    if (!v)
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    *v = *parent;
+    v->offset = parent->offset + row * parent->ld + col;
+    v->rows = rows;
+    v->cols = cols;
+    v->is_view = 1;
+    /* the view holds the memory and the context, whatever happens to the parent handle */
+    clRetainMemObject(v->cl);
+    clrt__context_retain(v->ctx);
+    clrt__live(CLRT__LIVE_BUFFER, +1);
+    *out = v;
     return CLRT_OK;
 }
 
@@ -110,6 +143,25 @@ static int check_transfer(const clrt_queue *q, const clrt_buffer *b, const char 
     return clrt__check_usable(q->ctx, func);
 }
 
+/* The host <-> device copy of b's window: one plain copy when its elements
+ * are one run of memory, else a rectangle (row pitch ld). */
+static cl_int transfer(clrt_queue *q, const clrt_buffer *b, int write, void *host)
+{
+    const size_t elem = b->elem;
+    if (clrt__contiguous(b)) {
+        const size_t off = b->offset * elem, size = b->rows * b->cols * elem;
+        return write ? clEnqueueWriteBuffer(q->cl, b->cl, CL_TRUE, off, size, host, 0, NULL, NULL)
+                     : clEnqueueReadBuffer(q->cl, b->cl, CL_TRUE, off, size, host, 0, NULL, NULL);
+    }
+    const size_t origin[3] = {(b->offset % b->ld) * elem, b->offset / b->ld, 0};
+    const size_t host_origin[3] = {0, 0, 0};
+    const size_t region[3] = {b->cols * elem, b->rows, 1};
+    return write ? clEnqueueWriteBufferRect(q->cl, b->cl, CL_TRUE, origin, host_origin, region, b->ld * elem, 0,
+                                            b->cols * elem, 0, host, 0, NULL, NULL)
+                 : clEnqueueReadBufferRect(q->cl, b->cl, CL_TRUE, origin, host_origin, region, b->ld * elem, 0,
+                                           b->cols * elem, 0, host, 0, NULL, NULL);
+}
+
 int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count)
 {
     static const char func[] = "clrt_buffer_write";
@@ -120,9 +172,11 @@ int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t c
      * non-blocking write would need a host copy to honour that. */
     cl_int err = clrt__fault(CLRT__FAULT_WRITE);
     if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer(q->cl, dst->cl, CL_TRUE, 0, dst->bytes, src, 0, NULL, NULL);
+        err = transfer(q, dst, 1, (void *)(uintptr_t)src);
     if (err != CL_SUCCESS)
-        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
+        return clrt__context_fail_late(q->ctx, func, err, dst->is_view && !clrt__contiguous(dst)
+                                                              ? "clEnqueueWriteBufferRect"
+                                                              : "clEnqueueWriteBuffer");
     return CLRT_OK;
 }
 
@@ -134,8 +188,10 @@ int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t co
         return status;
     cl_int err = clrt__fault(CLRT__FAULT_READ);
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(q->cl, src->cl, CL_TRUE, 0, src->bytes, dst, 0, NULL, NULL);
+        err = transfer(q, src, 0, dst);
     if (err != CL_SUCCESS)
-        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueReadBuffer");
+        return clrt__context_fail_late(q->ctx, func, err, src->is_view && !clrt__contiguous(src)
+                                                              ? "clEnqueueReadBufferRect"
+                                                              : "clEnqueueReadBuffer");
     return CLRT_OK;
 }

@@ -58,13 +58,18 @@ struct clrt_queue {
     size_t scratch_bytes;
 };
 
+/* A buffer or a view: element (r, c) is at offset + r * ld + c of cl. A buffer
+ * has offset 0 and ld = cols; a view shares (and retains) its parent's cl,
+ * with the parent's ld. */
 struct clrt_buffer {
     unsigned tag;
     clrt_context *ctx;
     cl_mem cl;
     clrt_dtype dtype;
     size_t rows, cols;
-    size_t bytes;
+    size_t offset, ld; /* elements */
+    size_t elem;       /* bytes per element */
+    int is_view;
 };
 
 struct clrt_program {
@@ -105,6 +110,17 @@ int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what)
 int clrt__check_program(const clrt_program *p, const char *func);
 /* rows*cols*elem into *bytes; 0 on success, -1 on a zero dimension or overflow. */
 int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes);
+/* Its elements are one run of memory (a whole buffer, a row, or a view as
+ * wide as its parent): an operation may treat it as 1 x rows*cols. */
+int clrt__contiguous(const clrt_buffer *b);
+/* a and b are the same window of the same memory. */
+int clrt__same_window(const clrt_buffer *a, const clrt_buffer *b);
+/* a and b share at least one element. */
+int clrt__overlap(const clrt_buffer *a, const clrt_buffer *b);
+/* In-place rule of the elementwise family: out may be an input's very window,
+ * never a part of it. CLRT_OK, or CLRT_EINVAL with the message naming the
+ * input (what). */
+int clrt__check_in_place(const clrt_buffer *out, const clrt_buffer *in, const char *what, const char *func);
 
 /* A late failure (finish, read, enqueue): mark the context failed; returns the
  * status for code (CLRT_ENOMEM or CLRT_EDEVICE) with the message set. */

@@ -221,6 +221,13 @@ static const char *source(const clrt__pvals *p)
     return clrt__mm(p).use_local ? clrt__cl_matmul_gpu : clrt__cl_matmul_cpu;
 }
 
+/* The launch variant: bit 0 op(A) = A^T, bit 1 op(B) = B^T. */
+static int variant_options(int variant, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "-DTA=%d -DTB=%d", variant & 1, (variant >> 1) & 1);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 static const char *aux_entry(const clrt__pvals *p)
 {
     const clrt__matmul_params m = clrt__mm(p);
@@ -258,12 +265,12 @@ size_t clrt__matmul_pack_scratch_max(const clrt__device_facts *dev, const clrt__
 }
 
 size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
-                                size_t max_scratch)
+                                size_t max_scratch, int always)
 {
     /* the packed path is the full-tile path of the CPU variant only */
     if (p->use_local || p->pack == 0 || p->tn == 0 || p->wgx == 0 || M < p->tm || N < p->tn || K == 0)
         return 0;
-    if (p->pack == 1 && !pack_pays(p, M, N, K))
+    if (p->pack == 1 && !always && !pack_pays(p, M, N, K))
         return 0;
     const size_t panels = clrt__ceil_div(N, p->tn);
     if (K > max_scratch / elem / p->tn)
@@ -307,7 +314,7 @@ static int searched(const clrt__device_facts *dev, size_t elem, const clrt__pval
     int packs = nsizes > 0;
     for (size_t s = 0; s < nsizes && packs; s++)
         packs = clrt__matmul_pack_panels(&m, sizes[s], sizes[s], sizes[s], elem,
-                                         clrt__matmul_pack_scratch_max(dev, &m)) > 0;
+                                         clrt__matmul_pack_scratch_max(dev, &m), 0) > 0;
     return is_tk ? !packs : packs;
 }
 
@@ -329,6 +336,6 @@ const clrt__kernel_def clrt__k_matmul = {
     .source = source,
     .entry = "matmul",
     .aux_entry = aux_entry,
-    .variant_options = NULL,
+    .variant_options = variant_options,
     .searched = searched,
 };

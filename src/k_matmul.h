@@ -1,5 +1,8 @@
-/* The matmul kernel's parameters and launch rules: C(MxN) = A(MxK) B(KxN),
- * row-major. Two variants, one source each:
+/* The matmul kernel's parameters and launch rules: the GEMM
+ * C = alpha op(A) op(B) + beta C (clrt_gemm, clrt_matmul), row-major, with
+ * offsets and row strides. Launch variants (build options, not tuning
+ * values): bit 0 op(A) = A^T, bit 1 op(B) = B^T. Two kernel variants, one
+ * source each:
  *   use_local = 0  cl/matmul_cpu.cl: register tiles only, no local memory (CPU
  *                  devices); optionally B packed into column panels first.
  *   use_local = 1  cl/matmul_gpu.cl: A and B tiles staged in local memory (GPUs).
@@ -54,9 +57,10 @@ size_t clrt__matmul_pack_scratch_max(const clrt__device_facts *dev, const clrt__
 /* B packing for M x K times K x N: the column panels each pack_b + matmul
  * launch pair covers (a multiple of wgx), so that panels x K x tn elements
  * stay within max_scratch bytes; 0 = do not pack (the parameters or the shape
- * do not ask for it, or one panel is over max_scratch). */
+ * do not ask for it, or one panel is over max_scratch). always: pack whenever
+ * the parameters allow it (op(B) = B^T, which the kernel would gather). */
 size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
-                                size_t max_scratch);
+                                size_t max_scratch, int always);
 /* pack_b's NDRange for `panels` panels of depth K; kernel_wg is its
  * CL_KERNEL_WORK_GROUP_SIZE, max_item0 the device's first work-item limit (0 = none). */
 void clrt__matmul_pack_geometry(size_t K, size_t panels, size_t kernel_wg, size_t max_item0, size_t global[2],

@@ -22,7 +22,7 @@ int clrt__kernel_find(const char *name)
 
 clrt__elem clrt__elem_of(int dtype)
 {
-    return dtype == CLRT_FLOAT64 ? CLRT__ELEM_F64 : CLRT__ELEM_F32;
+    return dtype == CLRT_FLOAT64 ? CLRT__ELEM_F64 : dtype == CLRT_INT32 ? CLRT__ELEM_I32 : CLRT__ELEM_F32;
 }
 
 size_t clrt__dtype_size(int dtype)
@@ -32,6 +32,8 @@ size_t clrt__dtype_size(int dtype)
         return 4;
     case CLRT_FLOAT64:
         return 8;
+    case CLRT_INT32:
+        return 4;
     }
     return 0;
 }
@@ -43,6 +45,8 @@ const char *clrt__dtype_word(int dtype)
         return "float32";
     case CLRT_FLOAT64:
         return "float64";
+    case CLRT_INT32:
+        return "int32";
     }
     return "?";
 }

@@ -103,7 +103,8 @@ size_t clrt__work_param_shapes(int kernel, int dtype, const clrt__device_facts *
     if (n < 517)
         n = 517;
     size_t k = (size_t)(640.0 * 640.0 * 640.0 / ((double)m * (double)n)) + 3;
-    if (clrt__matmul_pack_panels(&p, m, n, k, clrt__dtype_size(dtype), clrt__matmul_pack_scratch_max(dev, &p)) == 0)
+    if (clrt__matmul_pack_panels(&p, m, n, k, clrt__dtype_size(dtype), clrt__matmul_pack_scratch_max(dev, &p), 0) ==
+        0)
         return 0;
     out[0] = (clrt__shape){m, n, k};
     return 1;

@@ -88,3 +88,28 @@ int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, co
     }
     return status;
 }
+
+int clrt__contiguous(const clrt_buffer *b) { return b->rows == 1 || b->ld == b->cols; }
+
+int clrt__same_window(const clrt_buffer *a, const clrt_buffer *b)
+{
+    return a->cl == b->cl && a->offset == b->offset && a->rows == b->rows && a->cols == b->cols;
+}
+
+int clrt__overlap(const clrt_buffer *a, const clrt_buffer *b)
+{
+    if (a->cl != b->cl)
+        return 0;
+    /* both are windows of one allocation with one row stride */
+    const size_t ar = a->offset / a->ld, ac = a->offset % a->ld;
+    const size_t br = b->offset / b->ld, bc = b->offset % b->ld;
+    return ar < br + b->rows && br < ar + a->rows && ac < bc + b->cols && bc < ac + a->cols;
+}
+
+int clrt__check_in_place(const clrt_buffer *out, const clrt_buffer *in, const char *what, const char *func)
+{
+    if (clrt__overlap(out, in) && !clrt__same_window(out, in))
+        return clrt__fail(CLRT_EINVAL, func,
+                          "the output overlaps %s only in part (in place needs the very same window)", what);
+    return CLRT_OK;
+}

@@ -254,9 +254,9 @@ static void op_errors(void **state)
         assert_true(got[i] == ha[i] + (ha[i] + hd[i]));
 
     /* matmul: inner dimensions, output shape, aliasing */
-    TU_REFUSED(CLRT_ESHAPE, "c(4x3) = a(4x5) b(4x5)", clrt_matmul(f->q, c, a, a));
-    TU_REFUSED(CLRT_ESHAPE, "need a MxK, b KxN, c MxN", clrt_matmul(f->q, d, a, b));
-    TU_REFUSED(CLRT_ESHAPE, "need a MxK", clrt_matmul(f->q, c, b, a));
+    TU_REFUSED(CLRT_ESHAPE, "c(4x3) = op(a)(4x5) op(b)(4x5)", clrt_matmul(f->q, c, a, a));
+    TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK, op(b) KxN, c MxN", clrt_matmul(f->q, d, a, b));
+    TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_matmul(f->q, c, b, a));
     TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(f->q, a, a, b));
     TU_REFUSED(CLRT_EINVAL, "cannot run in place", clrt_matmul(f->q, b, a, b));
     TU_REFUSED(CLRT_EINVAL, "buffer c is NULL", clrt_matmul(f->q, NULL, a, b));

@@ -147,7 +147,7 @@ clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype
     /* Shrink the shape, not the allocation: kernels see rows x cols only. */
     buf->rows = rows;
     buf->cols = cols;
-    buf->bytes = rows * cols * elem;
+    buf->ld = cols;
     return buf;
 }
 
@@ -156,8 +156,8 @@ int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
     size_t elem = tu_dtype_size(buf->dtype);
     unsigned char *tail = malloc(canary * elem);
     assert_non_null(tail);
-    cl_int err = clEnqueueReadBuffer(q->cl, buf->cl, CL_TRUE, buf->bytes, canary * elem, tail, 0, NULL,
-                                     NULL);
+    const size_t end = (buf->offset + (buf->rows - 1) * buf->ld + buf->cols) * elem;
+    cl_int err = clEnqueueReadBuffer(q->cl, buf->cl, CL_TRUE, end, canary * elem, tail, 0, NULL, NULL);
     assert_int_equal(err, CL_SUCCESS);
     int intact = 1;
     for (size_t i = 0; i < canary * elem; i++)

@@ -194,10 +194,13 @@ CLRT_API void clrt_queue_destroy(clrt_queue *q);
 /** Element type of a buffer. */
 typedef enum {
     CLRT_FLOAT32 = 1, /**< float, 4 bytes */
-    CLRT_FLOAT64 = 2  /**< double, 8 bytes: needs a device with fp64 (clrt_device_info::has_fp64) */
+    CLRT_FLOAT64 = 2, /**< double, 8 bytes: needs a device with fp64 (clrt_device_info::has_fp64) */
+    CLRT_INT32 = 3    /**< int32_t, 4 bytes: labels and indices. Create, write, read, view, copy,
+                           fill, transpose, argmax's output; arithmetic on it is CLRT_EUNSUPPORTED */
 } clrt_dtype;
 
-/** A dense row-major matrix on a context's device. */
+/** A dense row-major matrix on a context's device, or a view: a window of
+ *  one (clrt_buffer_view() in <clrt/clrt_math.h>). */
 typedef struct clrt_buffer clrt_buffer;
 
 /** CLRT_EINVAL for a zero dimension, an unknown dtype or a byte size that
@@ -206,7 +209,8 @@ typedef struct clrt_buffer clrt_buffer;
  *  The contents start undefined. */
 CLRT_API int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype,
                                 size_t rows, size_t cols);
-/** Release the buffer. Work already enqueued that uses it still completes. */
+/** Release the buffer (or view). Work already enqueued that uses it still
+ *  completes; views of it keep its memory alive. */
 CLRT_API void clrt_buffer_destroy(clrt_buffer *buf);
 /** 0 for NULL. */
 CLRT_API size_t clrt_buffer_rows(const clrt_buffer *buf);
@@ -216,10 +220,11 @@ CLRT_API size_t clrt_buffer_cols(const clrt_buffer *buf);
 CLRT_API clrt_dtype clrt_buffer_dtype(const clrt_buffer *buf);
 
 /** Copy count elements (of the buffer's dtype, row-major) from host memory.
- *  count must equal rows*cols. Returns when src may be reused. */
+ *  count must equal rows*cols. Returns when src may be reused. For a view,
+ *  only its window is written (src holds rows*cols elements, dense). */
 CLRT_API int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count);
 /** Copy count = rows*cols elements to host memory, after all earlier work on
- *  q; blocks until dst is filled. */
+ *  q; blocks until dst is filled. For a view, its window, dense. */
 CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t count);
 /** @} */
 
@@ -229,10 +234,13 @@ CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, 
  *  All operands belong to
  *  q's context (else CLRT_EINVAL) and have the same dtype (else CLRT_ESHAPE).
  *  @{ */
-/** c = a + b elementwise; a, b, c of one shape. May run in place (c == a or c == b). */
+/** c = a + b elementwise; a, b, c of one shape (float32/float64). May run in
+ *  place (c == a or c == b); a c that overlaps an input only in part is
+ *  CLRT_EINVAL. clrt_binary(q, CLRT_OP_ADD, c, a, b) with more shapes. */
 CLRT_API int clrt_add(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b);
-/** c(MxN) = a(MxK) b(KxN). c must not be a or b (CLRT_EINVAL, checked before
- *  contexts, dtypes and shapes). M, N and K above 2^32-1 are
+/** c(MxN) = a(MxK) b(KxN) (float32/float64): clrt_gemm() with no transposes,
+ *  alpha 1 and beta 0. c must not be a or b, nor share memory with them
+ *  (CLRT_EINVAL, checked before contexts, dtypes and shapes). M, N and K above 2^32-1 are
  *  CLRT_EUNSUPPORTED (the kernels index rows with 32-bit counts).
  *  On CPU devices a large product first copies b, a slice at a time, into a
  *  scratch buffer that q keeps for later calls (at most a quarter of the
@@ -247,5 +255,7 @@ CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, co
 
 /* User kernels: clrt_program_*, clrt_kernel_*. */
 #include "clrt/clrt_kernel.h"
+/* The math family and views: clrt_gemm, clrt_binary, ..., clrt_buffer_view. */
+#include "clrt/clrt_math.h"
 
 #endif /* CLRT_CLRT_H */

@@ -77,13 +77,13 @@ static size_t dim(input *in)
 
 static clrt_dtype dtype_of(unsigned k)
 {
-    static const int dtypes[] = {CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT32, CLRT_FLOAT64, 0, 3, -1, 255};
+    static const int dtypes[] = {CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT32, CLRT_INT32, 0, 4, -1, 255};
     return (clrt_dtype)dtypes[k & 7];
 }
 
 /* ---- the model: what clrt.h says each call must return */
 
-static size_t elem_of(clrt_dtype d) { return d == CLRT_FLOAT32 ? 4 : d == CLRT_FLOAT64 ? 8 : 0; }
+static size_t elem_of(clrt_dtype d) { return d == CLRT_FLOAT32 || d == CLRT_INT32 ? 4 : d == CLRT_FLOAT64 ? 8 : 0; }
 
 static int ctx_live(const clrt_context *c) { return c && c->tag == CLRT__TAG_CONTEXT; }
 
@@ -142,6 +142,8 @@ static int expect_add(const clrt_queue *q, const clrt_buffer *c, const clrt_buff
     int s = expect_operands(q, c, a, b, 0);
     if (s != CLRT_OK)
         return s;
+    if (a->dtype == CLRT_INT32)
+        return CLRT_EUNSUPPORTED; /* no arithmetic on int32 */
     if (!(a->rows == b->rows && a->cols == b->cols && c->rows == a->rows && c->cols == a->cols))
         return CLRT_ESHAPE;
     return usable(q->ctx);
@@ -152,6 +154,8 @@ static int expect_matmul(const clrt_queue *q, const clrt_buffer *c, const clrt_b
     int s = expect_operands(q, c, a, b, 1);
     if (s != CLRT_OK)
         return s;
+    if (a->dtype == CLRT_INT32)
+        return CLRT_EUNSUPPORTED;
     if (a->cols != b->rows || c->rows != a->rows || c->cols != b->cols)
         return CLRT_ESHAPE;
     if (a->rows > UINT_MAX || a->cols > UINT_MAX || b->cols > UINT_MAX)
@@ -205,7 +209,9 @@ static void fake_init(fake *f, input *in)
         size_t n;
         if (b->rows == 0 || b->cols == 0 || __builtin_mul_overflow(b->rows, b->cols, &n) || n > SIZE_MAX / 8)
             b->rows = b->cols = 1;
-        b->bytes = b->rows * b->cols * 8;
+        b->ld = b->cols;
+        b->elem = 8;
+        b->cl = (cl_mem)(uintptr_t)(0x1000 + 0x100 * (unsigned)i); /* memory of its own: no overlaps */
     }
 }
 
