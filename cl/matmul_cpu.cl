@@ -77,9 +77,10 @@
  * speed and stores only the part its neighbour does not own. Only matrices thinner
  * than a tile take the guarded path (clamped loads). k needs no padding.
  *
- * Transposes: op(A)^T is read as TM consecutive elements per k (one row of A^T);
- * op(B) = B^T in place is a gather per lane, so the host packs it (pack_b reads the
- * transpose) whenever the tiles are full.
+ * Transposes: with A stored transposed (ta = 1) the TM values of op(A) a work-item
+ * needs at one k are consecutive in memory (one row of the stored matrix), so they
+ * load as a vector; op(B) = B^T read in place is a gather per lane, so the host packs
+ * it (pack_b reads the transpose) whenever the tiles are full.
  *
  * Packed B (bpacked = 1): read in place, a TN-column panel of B is TK rows at a stride
  * of N; when N is a multiple of a large power of two those rows all fall in a few

@@ -1,0 +1,364 @@
+/* clrt_gemm: c = alpha op(a) op(b) + beta c against a double-precision host
+ * reference, for every transpose pair, alpha and beta (beta == 0 never reads
+ * c: NaN there must not leak), odd and degenerate shapes, operands that are
+ * views at odd offsets of larger parents (the parents' other elements must
+ * stay as they were), both kernel variants and the packed path forced through
+ * the tuning API, and every documented refusal. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static tu_fixture *fx;
+
+static int setup(void **state)
+{
+    int rc = tu_fixture_setup(state);
+    fx = *state;
+    return rc;
+}
+
+static double get(const void *p, clrt_dtype dt, size_t i)
+{
+    return dt == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+static void put(void *p, clrt_dtype dt, size_t i, double v)
+{
+    if (dt == CLRT_FLOAT64)
+        ((double *)p)[i] = v;
+    else
+        ((float *)p)[i] = (float)v;
+}
+
+/* A rows x cols operand on the device: a plain buffer, or (view) a window at
+ * (2, 3) of a parent 5 rows and 7 columns larger whose other elements hold
+ * `outside`; written from host (dense rows x cols). */
+typedef struct operand {
+    clrt_buffer *buf, *parent;
+    size_t rows, cols, prow, pcol;
+    double outside;
+} operand;
+
+static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtype dt, size_t rows, size_t cols,
+                         const void *host, int view, double outside)
+{
+    memset(o, 0, sizeof *o);
+    o->rows = rows;
+    o->cols = cols;
+    o->outside = outside;
+    size_t es = tu_dtype_size(dt);
+    if (!view) {
+        TU_OK(clrt_buffer_create(&o->buf, ctx, dt, rows, cols));
+        TU_OK(clrt_buffer_write(q, o->buf, host, rows * cols));
+        return;
+    }
+    o->prow = rows + 5;
+    o->pcol = cols + 7;
+    unsigned char *fill = malloc(o->prow * o->pcol * es);
+    assert_non_null(fill);
+    for (size_t i = 0; i < o->prow * o->pcol; i++)
+        put(fill, dt, i, outside);
+    TU_OK(clrt_buffer_create(&o->parent, ctx, dt, o->prow, o->pcol));
+    TU_OK(clrt_buffer_write(q, o->parent, fill, o->prow * o->pcol));
+    free(fill);
+    TU_OK(clrt_buffer_view(&o->buf, o->parent, 2, 3, rows, cols));
+    assert_int_equal(clrt_buffer_rows(o->buf), rows);
+    assert_int_equal(clrt_buffer_cols(o->buf), cols);
+    TU_OK(clrt_buffer_write(q, o->buf, host, rows * cols));
+}
+
+/* For a view: the parent's elements outside the window are untouched. */
+static void operand_check_outside(operand *o, clrt_queue *q, clrt_dtype dt, const char *what)
+{
+    if (!o->parent)
+        return;
+    size_t n = o->prow * o->pcol;
+    unsigned char *all = malloc(n * tu_dtype_size(dt));
+    assert_non_null(all);
+    TU_OK(clrt_buffer_read(q, o->parent, all, n));
+    for (size_t r = 0; r < o->prow; r++)
+        for (size_t c = 0; c < o->pcol; c++) {
+            int inside = r >= 2 && r < 2 + o->rows && c >= 3 && c < 3 + o->cols;
+            double v = get(all, dt, r * o->pcol + c);
+            if (!inside && v != (double)(dt == CLRT_FLOAT64 ? o->outside : (float)o->outside))
+                fail_msg("%s: the parent's element (%zu, %zu) outside the %zux%zu window changed to %g", what, r, c,
+                         o->rows, o->cols, v);
+        }
+    free(all);
+}
+
+static void operand_free(operand *o)
+{
+    clrt_buffer_destroy(o->buf);
+    clrt_buffer_destroy(o->parent);
+}
+
+/* One gemm, checked. views: bit 0 a, bit 1 b, bit 2 c are views. */
+static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_trans ta, clrt_trans tb, size_t M,
+                       size_t N, size_t K, double alpha, double beta, unsigned views)
+{
+    const size_t es = tu_dtype_size(dt);
+    const size_t ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
+    unsigned char *a = malloc(ar * ac * es), *b = malloc(br * bc * es), *c0 = malloc(M * N * es),
+                  *c = malloc(M * N * es);
+    assert_true(a && b && c0 && c);
+    tu_fill(a, dt, ar * ac, (unsigned)(M * 3 + K + ta));
+    tu_fill(b, dt, br * bc, (unsigned)(K * 5 + N + tb));
+    if (beta == 0.0)
+        for (size_t i = 0; i < M * N; i++) /* never read: NaN must not leak */
+            put(c0, dt, i, NAN);
+    else
+        tu_fill(c0, dt, M * N, (unsigned)(M + N));
+    operand oa, ob, oc;
+    operand_make(&oa, ctx, q, dt, ar, ac, a, views & 1, -7.0);
+    operand_make(&ob, ctx, q, dt, br, bc, b, views & 2, -8.0);
+    operand_make(&oc, ctx, q, dt, M, N, c0, views & 4, -9.0);
+    TU_OK(clrt_gemm(q, ta, tb, alpha, oa.buf, ob.buf, beta, oc.buf));
+    TU_OK(clrt_buffer_read(q, oc.buf, c, M * N));
+    /* the reference in double, with alpha and beta rounded to the dtype as clrt does */
+    const double al = dt == CLRT_FLOAT64 ? alpha : (double)(float)alpha;
+    const double be = dt == CLRT_FLOAT64 ? beta : (double)(float)beta;
+    const double eps = dt == CLRT_FLOAT64 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+    size_t bad = 0;
+    for (size_t i = 0; i < M; i++)
+        for (size_t j = 0; j < N; j++) {
+            double ref = 0, mag = 0;
+            for (size_t k = 0; k < K; k++) {
+                double x = get(a, dt, ta ? k * ac + i : i * ac + k);
+                double y = get(b, dt, tb ? j * bc + k : k * bc + j);
+                ref += x * y;
+                mag += fabs(x * y);
+            }
+            double cold = beta == 0.0 ? 0 : get(c0, dt, i * N + j);
+            double want = al * ref + (beta == 0.0 ? 0 : be * cold);
+            double bound = 2.0 * (double)(K + 2) * eps * (fabs(al) * mag + fabs(be * cold)) + 1e-300;
+            double got = get(c, dt, i * N + j);
+            int ok = isnan(want) ? isnan(got) : fabs(got - want) <= bound;
+            if (!ok && bad++ < 3)
+                print_message("c[%zu][%zu] = %.17g, want %.17g (bound %g)\n", i, j, got, want, bound);
+        }
+    if (bad)
+        fail_msg("gemm %s %c%c %zux%zux%zu alpha %g beta %g views %u: %zu of %zu wrong",
+                 dt == CLRT_FLOAT64 ? "f64" : "f32", ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, beta, views, bad,
+                 M * N);
+    operand_check_outside(&oa, q, dt, "a");
+    operand_check_outside(&ob, q, dt, "b");
+    operand_check_outside(&oc, q, dt, "c");
+    operand_free(&oa);
+    operand_free(&ob);
+    operand_free(&oc);
+    free(a);
+    free(b);
+    free(c0);
+    free(c);
+}
+
+static const clrt_trans trans[2] = {CLRT_NO_TRANS, CLRT_TRANS};
+
+/* Every transpose pair over odd shapes, alpha 1 beta 0 and general alpha, beta. */
+static void run_shapes(clrt_context *ctx, clrt_queue *q, clrt_dtype dt)
+{
+    static const size_t dims_full[] = {1, 7, 17, 65};
+    static const size_t dims_small[] = {1, 7, 17};
+    const size_t *dims = tu_small() ? dims_small : dims_full;
+    const size_t nd = tu_small() ? 3 : 4;
+    for (int t = 0; t < 4; t++)
+        for (size_t i = 0; i < nd; i++)
+            for (size_t j = 0; j < nd; j++) {
+                const size_t M = dims[i], N = dims[j], K = dims[(i + j + (size_t)t) % nd];
+                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], M, N, K, 1.0, 0.0, 0);
+                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], M, N, K, -1.5, 0.25, (unsigned)(i + j) & 7);
+            }
+    if (!tu_small())
+        for (int t = 0; t < 4; t++) {
+            check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 130, 67, 1, 2.0, 1.0, 7);  /* K = 1 */
+            check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 127, 129, 300, 0.5, -1.0, 5);
+            check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 257, 300, 200, 1.0, 0.0, 0); /* packs on CPUs */
+        }
+}
+
+static void gemm_f32(void **state)
+{
+    (void)state;
+    run_shapes(fx->ctx, fx->q, CLRT_FLOAT32);
+}
+
+static void gemm_f64(void **state)
+{
+    (void)state;
+    if (!fx->dev.has_fp64) {
+        print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
+        skip();
+    }
+    run_shapes(fx->ctx, fx->q, CLRT_FLOAT64);
+}
+
+/* Both kernel variants and the packed path of op(b), forced through the
+ * tuning API, with every transpose pair: the code paths a device's defaults
+ * would not take run on every driver (Oclgrind included). */
+static void gemm_every_variant(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=4 vw=4 pack=0 tkp=0",
+        "use_local=1 tm=2 tn=4 tk=8 wgx=4 wgy=4 vw=2 pack=0",
+        "use_local=1 tm=1 tn=1 tk=4 wgx=8 wgy=8 vw=1 pack=0",
+        /* op(b) packed first whenever the tiles are full, in slices of 1 KiB */
+        "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1",
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        for (int t = 0; t < 4; t++) {
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 17, 33, 16, 1.0, 0.0, 0);
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 9, 7, 5, 3.0, -2.0, 7);
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 1, 5, 3, 1.0, 1.0, 2);
+            /* each transpose pair is its own kernel, built with the forced parameters */
+            char now[256];
+            TU_OK(clrt_tune_current(ctx, "matmul", CLRT_FLOAT32, now, sizeof now, NULL));
+            tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
+        }
+        if (fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            for (int t = 0; t < 4; t++)
+                check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 13, 11, 9, -1.0, 0.5, 5);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
+/* clrt_matmul is gemm(N, N, 1, 0): on views too, and c's old NaN never leaks. */
+static void matmul_is_gemm(void **state)
+{
+    (void)state;
+    enum { M = 9, N = 10, K = 11 };
+    float a[M * K], b[K * N], c[M * N], g[M * N];
+    tu_fill(a, CLRT_FLOAT32, M * K, 1);
+    tu_fill(b, CLRT_FLOAT32, K * N, 2);
+    operand oa, ob, oc, og;
+    float nan[M * N];
+    for (size_t i = 0; i < M * N; i++)
+        nan[i] = NAN;
+    operand_make(&oa, fx->ctx, fx->q, CLRT_FLOAT32, M, K, a, 1, 1.0);
+    operand_make(&ob, fx->ctx, fx->q, CLRT_FLOAT32, K, N, b, 1, 2.0);
+    operand_make(&oc, fx->ctx, fx->q, CLRT_FLOAT32, M, N, nan, 1, 3.0);
+    operand_make(&og, fx->ctx, fx->q, CLRT_FLOAT32, M, N, nan, 0, 0.0);
+    TU_OK(clrt_matmul(fx->q, oc.buf, oa.buf, ob.buf));
+    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, oa.buf, ob.buf, 0.0, og.buf));
+    TU_OK(clrt_buffer_read(fx->q, oc.buf, c, M * N));
+    TU_OK(clrt_buffer_read(fx->q, og.buf, g, M * N));
+    assert_memory_equal(c, g, sizeof c);
+    tu_assert_matmul(c, a, b, CLRT_FLOAT32, M, N, K);
+    operand_check_outside(&oc, fx->q, CLRT_FLOAT32, "c");
+    operand_free(&oa);
+    operand_free(&ob);
+    operand_free(&oc);
+    operand_free(&og);
+}
+
+/* NaN and infinite alpha propagate as BLAS does; a zero beta still ignores c. */
+static void special_scalars(void **state)
+{
+    (void)state;
+    enum { M = 3, N = 4, K = 5 };
+    float a[M * K], b[K * N], c[M * N];
+    tu_fill(a, CLRT_FLOAT32, M * K, 3);
+    tu_fill(b, CLRT_FLOAT32, K * N, 4);
+    clrt_buffer *da, *db, *dc;
+    TU_OK(clrt_buffer_create(&da, fx->ctx, CLRT_FLOAT32, M, K));
+    TU_OK(clrt_buffer_create(&db, fx->ctx, CLRT_FLOAT32, K, N));
+    TU_OK(clrt_buffer_create(&dc, fx->ctx, CLRT_FLOAT32, M, N));
+    TU_OK(clrt_buffer_write(fx->q, da, a, M * K));
+    TU_OK(clrt_buffer_write(fx->q, db, b, K * N));
+    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, NAN, da, db, 0.0, dc));
+    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    for (size_t i = 0; i < M * N; i++)
+        assert_true(isnan(c[i]));
+    /* alpha = inf: every sum here is nonzero, so +-inf */
+    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, INFINITY, da, db, 0.0, dc));
+    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    for (size_t i = 0; i < M * N; i++)
+        assert_true(isinf(c[i]));
+    /* beta = NaN: not 0, so c is read and the NaN propagates */
+    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, da, db, NAN, dc));
+    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    for (size_t i = 0; i < M * N; i++)
+        assert_true(isnan(c[i]));
+    clrt_buffer_destroy(da);
+    clrt_buffer_destroy(db);
+    clrt_buffer_destroy(dc);
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    clrt_buffer *a, *b, *c, *i32, *f64 = NULL, *parent, *v1, *v2, *v3;
+    TU_OK(clrt_buffer_create(&a, fx->ctx, CLRT_FLOAT32, 4, 5));
+    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_FLOAT32, 5, 3));
+    TU_OK(clrt_buffer_create(&c, fx->ctx, CLRT_FLOAT32, 4, 3));
+    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, 4, 3));
+    clrt_queue *q = fx->q;
+    TU_REFUSED(CLRT_EINVAL, "unknown transpose", clrt_gemm(q, (clrt_trans)2, CLRT_NO_TRANS, 1, a, b, 0, c));
+    TU_REFUSED(CLRT_EINVAL, "unknown transpose", clrt_gemm(q, CLRT_NO_TRANS, (clrt_trans)-1, 1, a, b, 0, c));
+    TU_REFUSED(CLRT_EINVAL, "is NULL", clrt_gemm(NULL, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, c));
+    TU_REFUSED(CLRT_EINVAL, "buffer a is NULL", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, NULL, b, 0, c));
+    TU_REFUSED(CLRT_EINVAL, "buffer c is NULL", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, NULL));
+    /* shapes under each transpose */
+    TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1, a, b, 0, c));
+    TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1, a, b, 0, c));
+    TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_gemm(q, CLRT_TRANS, CLRT_TRANS, 1, a, b, 0, c));
+    /* int32: not for products; mixed dtypes: a shape error */
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, i32));
+    clrt_buffer *ia, *ib;
+    TU_OK(clrt_buffer_create(&ia, fx->ctx, CLRT_INT32, 4, 5));
+    TU_OK(clrt_buffer_create(&ib, fx->ctx, CLRT_INT32, 5, 3));
+    TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, ia, ib, 0, i32));
+    TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_matmul(q, i32, ia, ib));
+    if (fx->dev.has_fp64) {
+        TU_OK(clrt_buffer_create(&f64, fx->ctx, CLRT_FLOAT64, 4, 3));
+        TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, f64));
+    }
+    /* overlap: c a window that shares memory with a or b, in any part */
+    TU_OK(clrt_buffer_create(&parent, fx->ctx, CLRT_FLOAT32, 10, 10));
+    TU_OK(clrt_buffer_view(&v1, parent, 0, 0, 4, 5));  /* a: rows 0-3, cols 0-4 */
+    TU_OK(clrt_buffer_view(&v2, parent, 3, 4, 4, 3));  /* c: rows 3-6, cols 4-6: shares (3, 4) */
+    TU_OK(clrt_buffer_view(&v3, parent, 4, 5, 5, 3));  /* b: rows 4-8, cols 5-7 */
+    TU_REFUSED(CLRT_EINVAL, "shares memory with a", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, v1, b, 0, v2));
+    TU_REFUSED(CLRT_EINVAL, "shares memory with b", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, v3, 0, v2));
+    TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_matmul(q, v2, v1, v3));
+    /* disjoint windows of one parent are fine: c rows 4-7, a rows 0-3 */
+    clrt_buffer *v4;
+    TU_OK(clrt_buffer_view(&v4, parent, 4, 0, 4, 3));
+    TU_OK(clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, v1, b, 0, v4));
+    /* another context's operand */
+    clrt_context *other = tu_context_on(&fx->dev);
+    clrt_buffer *ob;
+    TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 5, 3));
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, ob, 0, c));
+    clrt_buffer_destroy(ob);
+    clrt_context_destroy(other);
+    TU_OK(clrt_queue_finish(q));
+    clrt_buffer *all[] = {a, b, c, i32, f64, parent, v1, v2, v3, v4, ia, ib};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        clrt_buffer_destroy(all[i]);
+}
+
+int main(void)
+{
+    tu_require_device();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(gemm_f32, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_f64, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
+        cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
+        cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
+        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+    };
+    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+}
