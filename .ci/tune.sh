@@ -19,31 +19,35 @@ fail() {
     echo "tune.sh: $*" >&2
     exit 1
 }
+# Every check reads clrt-bench's --json report (tools/bench_print_json.c),
+# never the table's wording.
+json_get() { # json_get FILE PYTHON-EXPRESSION-OVER-r: prints its value
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
 for op in add matmul; do
-    out=$dir/tune-$op.txt
+    out=$dir/tune-$op.json
     CLRT_CACHE_DIR=$dir "$b/tools/clrt-bench" --tune --tune-only --op "$op" --dtype f32 --tune-size 64 \
-        --tune-passes 1 --no-progress >"$out" || { cat "$out"; fail "clrt-bench --tune --op $op failed"; }
-    sed -n '/^tuning$/,/^targets/p' "$out" | sed '$d'
-    grep -q "for a wrong result)" "$out" || fail "no $op tuning line"
-    grep -q " 0 for a wrong result)" "$out" || fail "a $op candidate computed a wrong result"
-    ! grep -q "the default parameters failed" "$out" || fail "the $op defaults failed"
-    grep -Eq "after ([2-9]|[1-9][0-9]+) candidates" "$out" || fail "the $op tuner tried nothing beyond the defaults"
+        --tune-passes 1 --no-progress --json >"$out" || { cat "$out"; fail "clrt-bench --tune --op $op failed"; }
+    line="[t for t in r['tuning'] if t['op'] == '$op' and t['dtype'] == 'f32']"
+    [ "$(json_get "$out" "len($line)")" = 1 ] || { cat "$out"; fail "no $op tuning line"; }
+    json_get "$out" "'$op f32: %(tried)d tried, %(rejected)d rejected (%(wrong)d wrong), ' \
+        '%(speedup).3fx over the defaults; %(params_default)s -> %(params_tuned)s; %(note)s' % $line[0]"
+    [ "$(json_get "$out" "$line[0]['ok']")" = True ] || fail "the $op defaults failed"
+    [ "$(json_get "$out" "$line[0]['wrong']")" = 0 ] || fail "a $op candidate computed a wrong result"
+    [ "$(json_get "$out" "$line[0]['tried'] >= 2")" = True ] || fail "the $op tuner tried nothing beyond the defaults"
 done
 # what was written, a new process must run with
 file=$(ls "$dir"/tuned/*.tuned 2>/dev/null) || fail "the tuner wrote no file"
 for op in add matmul; do
-    word=$op
-    [ "$op" = add ] && word="add   "
     line=$(grep "^$op float32 " "$file" || true)
     [ -n "$line" ] || { echo "$op f32: the defaults stayed (nothing won by 3%), nothing to read back"; continue; }
     want=${line#"$op float32 "}
-    run=$dir/run-$op.txt
+    run=$dir/run-$op.json
     CLRT_CACHE_DIR=$dir "$b/tools/clrt-bench" --op "$op" --dtype f32 --sizes 64 --add-sizes 1000 --quick \
         --no-child --no-first --no-overhead --no-default --no-openblas --no-clblast --no-host --no-progress \
-        >"$run" || { cat "$run"; fail "clrt-bench with the tuned $op parameters failed"; }
-    got=$(grep "$word f32: tuned parameters" "$run" || true)
-    [ "${got#*tuned parameters }" = "$want" ] ||
-        fail "$op f32 written as '$want' but a new process ran with: ${got:-the defaults}"
+        --json >"$run" || { cat "$run"; fail "clrt-bench with the tuned $op parameters failed"; }
+    got=$(json_get "$run" "[c['params'] for c in r['results'] if c['op'] == '$op' and c['tuned']][0:1]")
+    [ "$got" = "['$want']" ] || fail "$op f32 written as '$want' but a new process ran with: $got"
     echo "$op f32: a new process runs with the tuned $want"
 done
 ci_timer_report "autotuner (one pass, add and fp32 matmul)"

@@ -1,4 +1,4 @@
-# Reliability suites (issue 4): fault injection, the bad-input catalogue's
+# Reliability suites: fault injection, the bad-input catalogue's
 # extra platforms, stress, GPU-like limits, the Oclgrind self-test and the
 # fuzz corpus replay. Included from tests/CMakeLists.txt, so clrt_device_test,
 # clrt_test_program and the driver list (_drivers, _icd_root) are in scope.

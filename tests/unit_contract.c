@@ -1,4 +1,5 @@
-/* The public API contract of DESIGN.md section 2, pinned at compile time:
+/* The public API contract (the names and meanings outside programs are
+ * written against), pinned at compile time:
  * every function's exact type, every struct field's type, the status codes'
  * and enums' values. Programs written against the design compile against
  * clrt.h unchanged only while all of this holds; a change here is a change of

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_report.h"
 #include "bench_session.h"
 
 /* Adds the case to report (op: enum bench_op); a clrt failure or a wrong

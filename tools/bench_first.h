@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_report.h"
 #include "bench_session.h"
 
 /* The child's side; t_main: when its main() started. Exit status. */

@@ -8,7 +8,7 @@
 #define CLRT_BENCH_FIRST_RAW_H
 
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_report.h"
 #include "bench_session.h"
 
 /* The child's side: o->child_device is "P:D". Exit status. */

@@ -5,7 +5,7 @@
 #define CLRT_BENCH_OVERHEAD_H
 
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_report.h"
 #include "bench_session.h"
 
 /* Fills *o; a failure is noted in o->note. */

@@ -3,7 +3,7 @@
 #ifndef CLRT_BENCH_PLOT_H
 #define CLRT_BENCH_PLOT_H
 
-#include "bench_out.h"
+#include "bench_report.h"
 
 /* 0 when written; -1 with a message on stderr (gnuplot missing or failing). */
 int bench_plot(const bench_report *r, const char *png);

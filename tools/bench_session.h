@@ -9,7 +9,7 @@
 
 #include <clrt/clrt.h>
 
-#include "bench_out.h"
+#include "bench_report.h"
 
 typedef struct bench_session {
     clrt_device_info info;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_json.h"
+
 typedef struct target {
     size_t device;
     char name[96];
@@ -201,7 +203,7 @@ static void print_one(const target *t, void *arg)
 void bench_print_targets(FILE *f, const bench_report *r)
 {
     void *arg[2] = {f, (void *)r};
-    fprintf(f, "\ntargets (issue 3; ratios are clrt's speed over the reference's, same run)\n");
+    fprintf(f, "\ntargets (ratios are clrt's speed over the reference's, same run)\n");
     each_target(r, print_one, arg);
 }
 

@@ -1,11 +1,11 @@
-/* clrt-bench's check of the performance targets of issue 3, from the
+/* clrt-bench's check of the performance targets (docs/benchmarks.md), from the
  * results of one run: each target with the measured ratio and PASS/MISS. */
 #ifndef CLRT_BENCH_TARGETS_H
 #define CLRT_BENCH_TARGETS_H
 
 #include <stdio.h>
 
-#include "bench_out.h"
+#include "bench_report.h"
 
 void bench_print_targets(FILE *f, const bench_report *r);
 /* A JSON array of {device, target, value, limit, pass, detail}. */

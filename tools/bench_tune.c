@@ -34,6 +34,7 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, cons
     const char *kernel = bench_kernel_name(op);
     const clrt_dtype dt = dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
     int st = clrt_tune_run(s->ctx, kernel, dt, &to, &r);
+    line->ok = st == CLRT_OK;
     line->default_rate = r.default_rate;
     line->tuned_rate = r.best_rate;
     line->speedup = r.speedup;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_report.h"
 #include "bench_session.h"
 
 /* Tune every (op, dtype) the options select on the session's device; adds

@@ -25,7 +25,7 @@
 #include "bench_first.h"
 #include "bench_first_raw.h"
 #include "bench_opts.h"
-#include "bench_out.h"
+#include "bench_print.h"
 #include "bench_overhead.h"
 #include "bench_plot.h"
 #include "bench_progress.h"

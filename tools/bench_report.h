@@ -1,9 +1,10 @@
-/* clrt-bench results and their output: a readable table, JSON or CSV. */
-#ifndef CLRT_BENCH_OUT_H
-#define CLRT_BENCH_OUT_H
+/* clrt-bench's report model: what one run measured (cases, devices, the
+ * first call, overhead, tuning). Filled by the measuring files, read by the
+ * printers (bench_print.h) and the target check (bench_targets.h). */
+#ifndef CLRT_BENCH_REPORT_H
+#define CLRT_BENCH_REPORT_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include <clrt/clrt.h>
 
@@ -114,6 +115,7 @@ enum { BENCH_TUNE_WHY = 4 };
 typedef struct bench_tuned_line {
     size_t device;
     int op, dbl;
+    int ok;                    /* the tuning pass ran (the defaults built and ran) */
     int written;
     double default_rate, tuned_rate;
     double speedup;            /* tuned over default, side by side (geometric mean of two sizes) */
@@ -166,12 +168,5 @@ int bench_result_usable(const bench_result *x);
  * round ran both side by side), else the ratio of the medians; 0 when
  * either is missing */
 double bench_ratio(const bench_case *c, int impl, int ref);
-
-/* s as a JSON string, quoted and escaped (shared with bench_targets.c). */
-void bench_json_str(FILE *f, const char *s);
-
-void bench_print_table(FILE *f, const bench_report *r);
-void bench_print_json(FILE *f, const bench_report *r);
-void bench_print_csv(FILE *f, const bench_report *r);
 
 #endif

@@ -1,0 +1,54 @@
+/* clrt-bench's report model: the cases, devices and tuning lines of one run
+ * (see bench_report.h); the printers read it, nothing here prints. */
+#include "bench_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const bench_impl_name[IMPL_KINDS] = {"clrt", "clrt-default", "openblas", "clblast", "host"};
+
+bench_case *bench_report_add(bench_report *r)
+{
+    if (r->ncases == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        bench_case *grown = realloc(r->cases, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        r->cases = grown;
+        r->cap = cap;
+    }
+    bench_case *c = &r->cases[r->ncases++];
+    memset(c, 0, sizeof *c);
+    c->first_s = -1;
+    return c;
+}
+
+void bench_report_free(bench_report *r)
+{
+    free(r->cases);
+    r->cases = NULL;
+    r->ncases = r->cap = 0;
+}
+
+double bench_case_work(const bench_case *c)
+{
+    if (c->op == BENCH_MATMUL)
+        return 2.0 * (double)c->m * (double)c->n * (double)c->k;
+    return 3.0 * (double)c->n * (c->dbl ? 8.0 : 4.0);
+}
+
+const char *bench_op_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
+const char *bench_unit(int op) { return op == BENCH_MATMUL ? "GFLOP/s" : "GB/s"; }
+const char *bench_dtype_name(int dbl) { return dbl ? "f64" : "f32"; }
+
+int bench_result_usable(const bench_result *x) { return x->present && !x->failed && x->st.reps > 0; }
+
+double bench_ratio(const bench_case *c, int impl, int ref)
+{
+    const bench_result *a = &c->r[impl], *b = &c->r[ref];
+    if (!bench_result_usable(a) || !bench_result_usable(b) || a->st.median <= 0)
+        return 0;
+    if (impl == IMPL_CLRT && c->ratio[ref] > 0)
+        return c->ratio[ref];
+    return b->st.median / a->st.median;
+}
