@@ -658,8 +658,6 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
     size_t glob[3], loc[3];
     int have_local;
     status = geometry(k, ctx, dims, global, local, rounded, glob, loc, &have_local, func);
-    if (status == CLRT_OK)
-        status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)
         return status;
 
@@ -696,6 +694,11 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
                           "kernel '%s' needs %llu bytes of local memory per work-group, device '%s' has %llu",
                           k->name, (unsigned long long)local_bytes, ctx->info.name,
                           (unsigned long long)ctx->info.local_mem);
+    }
+    /* the device's state only now: clrt.h promises argument errors first */
+    if ((status = clrt__check_usable(ctx, func)) != CLRT_OK) {
+        clrt_mutex_unlock(&k->lock);
+        return status;
     }
     cl_int err = clrt__fault(CLRT__FAULT_ENQUEUE_KERNEL);
     if (err == CL_SUCCESS)

@@ -416,6 +416,54 @@ static void late_faults_fail_the_context(void **state)
     rig_close(&bystander);
 }
 
+/* clrt.h: arguments are checked before the device's state. On a failed
+ * context every entry point must still name the bad argument (CLRT_EINVAL or
+ * CLRT_ESHAPE), not answer CLRT_EDEVICE; each call below has exactly one
+ * thing wrong. (clrt_kernel_launch with unset arguments said CLRT_EDEVICE.) */
+static void failed_context_reports_argument_errors_first(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r);
+    clrt_program *prog, *no_prog = NULL;
+    clrt_kernel *k, *no_k = NULL;
+    TU_OK(clrt_program_create(&prog, r.ctx, "__kernel void k(__global float *x, int n) { if (n) x[0] = 1; }", ""));
+    TU_OK(clrt_kernel_create(&k, prog, "k"));
+    clrt_buffer *sq; /* 3x3, for a product that could run */
+    TU_OK(clrt_buffer_create(&sq, r.ctx, CLRT_FLOAT32, 3, 3));
+    clrt__debug_fault_arm(CLRT__FAULT_FINISH, 1, CL_OUT_OF_RESOURCES);
+    TU_REFUSED(CLRT_EDEVICE, "now failed", clrt_queue_finish(r.q));
+
+    const size_t g = 1;
+    float host[9] = {0};
+    TU_REFUSED(CLRT_EINVAL, "not set", clrt_kernel_launch(r.q, k, 1, &g, NULL));
+    TU_REFUSED(CLRT_EINVAL, "not set", clrt_kernel_launch_rounded(r.q, k, 1, &g, NULL));
+    TU_OK(clrt_kernel_set_buffer(k, 0, r.a));
+    const int one = 1;
+    TU_OK(clrt_kernel_set_scalar(k, 1, sizeof one, &one));
+    TU_REFUSED(CLRT_EINVAL, "dims", clrt_kernel_launch(r.q, k, 0, &g, NULL));
+    TU_REFUSED(CLRT_EINVAL, "global is NULL", clrt_kernel_launch(r.q, k, 1, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "source is empty", clrt_program_create(&no_prog, r.ctx, "", ""));
+    TU_REFUSED(CLRT_EINVAL, "kernel name", clrt_kernel_create(&no_k, prog, NULL));
+    TU_REFUSED(CLRT_EINVAL, "out is NULL", clrt_queue_create(NULL, r.ctx));
+    clrt_buffer *b = NULL;
+    TU_REFUSED(CLRT_EINVAL, "dimension is zero", clrt_buffer_create(&b, r.ctx, CLRT_FLOAT32, 0, 2));
+    TU_REFUSED(CLRT_EINVAL, "count", clrt_buffer_write(r.q, r.a, host, 5));
+    TU_REFUSED(CLRT_EINVAL, "host pointer is NULL", clrt_buffer_read(r.q, r.a, NULL, 6));
+    TU_REFUSED(CLRT_ESHAPE, "shapes differ", clrt_add(r.q, r.c, r.a, sq));
+    TU_REFUSED(CLRT_ESHAPE, "", clrt_matmul(r.q, r.c, r.a, r.b));
+    TU_REFUSED(CLRT_EINVAL, "in place", clrt_gemm(r.q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, sq, sq, 0, sq));
+    TU_REFUSED(CLRT_EINVAL, "", clrt_buffer_view(&b, r.a, 1, 0, 2, 3));
+    TU_REFUSED(CLRT_EINVAL, "", clrt_tune_override(r.ctx, "matmul", CLRT_FLOAT32, "tm=nonsense"));
+    /* ... and calls with nothing wrong get the device's state */
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_add(r.q, r.c, r.a, r.b));
+    TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_kernel_launch(r.q, k, 1, &g, NULL));
+    clrt_kernel_destroy(k);
+    clrt_program_destroy(prog);
+    clrt_buffer_destroy(sq);
+    rig_close(&r);
+}
+
 /* ---- a sweep: fail the nth call of every site in turn */
 
 /* Status a caller gets when `site` fails with CL_OUT_OF_RESOURCES. */
@@ -550,6 +598,7 @@ int main(void)
         cmocka_unit_test_teardown(build_faults, teardown),
         cmocka_unit_test_teardown(launch_faults, teardown),
         cmocka_unit_test_teardown(late_faults_fail_the_context, teardown),
+        cmocka_unit_test_teardown(failed_context_reports_argument_errors_first, teardown),
         cmocka_unit_test_teardown(fault_sweep, teardown),
         cmocka_unit_test_teardown(fault_sweep_packed, teardown),
     };
