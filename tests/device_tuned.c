@@ -311,6 +311,35 @@ static void out_of_range_file_is_ignored(void **state)
     free(text);
 }
 
+/* Parameters within every limit the device reports that it is known not to
+ * run: 8 x 48 register tiles in work-groups of 2048 (POCL reports 4096) made
+ * POCL overflow its stack and kill the process. Such an entry is ignored
+ * before anything is built (like any out-of-range entry, it voids the whole
+ * file), and the product runs, correct, with the defaults. */
+static void unrunnable_entry_falls_back(void **state)
+{
+    (void)state;
+    clrt__tuned_set set;
+    full_set(&set);
+    char why[200];
+    assert_int_equal(clrt__params_parse(&clrt__k_matmul, "use_local=0 tm=8 tn=48 vw=16 wgx=1 wgy=2048",
+                                        &set.e[CLRT__K_MATMUL][0].p, why, sizeof why),
+                     0);
+    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    unsigned long ign0, ign1;
+    clrt__debug_tuned_stats(NULL, &ign0, NULL);
+    int tm, ta;
+    char mm[256];
+    run_checked(CLRT_FLOAT32, &tm, &ta, mm, NULL);
+    assert_false(tm);
+    assert_false(ta);
+    clrt__pvals def;
+    clrt__k_matmul.defaults(&facts, 4, &def);
+    assert_int_equal(tu_param(mm, "tm"), clrt__mm(&def).tm);
+    clrt__debug_tuned_stats(NULL, &ign1, NULL);
+    assert_true(ign1 > ign0);
+}
+
 /* Tuned parameters that do not build: the defaults, with correct results. */
 static void failed_build_falls_back(void **state)
 {
@@ -344,6 +373,7 @@ int main(void)
         cmocka_unit_test_teardown(corrupt_file_is_ignored, teardown),
         cmocka_unit_test_teardown(foreign_file_is_ignored, teardown),
         cmocka_unit_test_teardown(out_of_range_file_is_ignored, teardown),
+        cmocka_unit_test_teardown(unrunnable_entry_falls_back, teardown),
         cmocka_unit_test_teardown(failed_build_falls_back, teardown),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
