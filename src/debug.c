@@ -27,13 +27,22 @@ static atomic_long armed_left;
 static atomic_int armed_code;
 static atomic_ulong calls[CLRT__FAULT_SITES];
 
+static atomic_int armed_every;
+
 void clrt__debug_fault_arm(int site, unsigned nth, cl_int code)
 {
     for (int s = 0; s < CLRT__FAULT_SITES; s++)
         atomic_store(&calls[s], 0);
+    atomic_store(&armed_every, 0);
     atomic_store(&armed_code, code);
     atomic_store(&armed_left, (long)nth);
     atomic_store(&armed_site, site);
+}
+
+void clrt__debug_fault_arm_every(int site, cl_int code)
+{
+    clrt__debug_fault_arm(site, 1, code);
+    atomic_store(&armed_every, 1);
 }
 
 void clrt__debug_fault_clear(void)
@@ -53,6 +62,8 @@ cl_int clrt__fault(int site)
     atomic_fetch_add_explicit(&calls[site], 1, memory_order_relaxed);
     if (atomic_load_explicit(&armed_site, memory_order_relaxed) != site)
         return CL_SUCCESS;
+    if (atomic_load(&armed_every))
+        return atomic_load(&armed_code);
     if (atomic_fetch_sub(&armed_left, 1) != 1)
         return CL_SUCCESS;
     atomic_store(&armed_site, -1);

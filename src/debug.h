@@ -43,6 +43,9 @@ enum clrt__fault_site {
     CLRT__FAULT_SITES
 };
 void clrt__debug_fault_arm(int site, unsigned nth, cl_int code);
+/* Every call at site fails with code until clrt__debug_fault_clear (a
+ * failure that retrying cannot get past). */
+void clrt__debug_fault_arm_every(int site, cl_int code);
 void clrt__debug_fault_clear(void);
 /* How many calls of site were made since the last arm/clear (to find an N). */
 unsigned long clrt__debug_fault_calls(int site);

@@ -201,3 +201,19 @@ int clrt__status_from_cl(cl_int code)
         return CLRT_EOPENCL;
     }
 }
+
+/* At enqueue CL_OUT_OF_RESOURCES is the launch asking more than the device
+ * has per work-group (NVIDIA: registers x work-items), not a lack of memory:
+ * saying "out of memory" would send the user after the wrong problem. */
+int clrt__launch_status(cl_int code)
+{
+    return code == CL_OUT_OF_RESOURCES ? CLRT_EOPENCL : clrt__status_from_cl(code);
+}
+
+const char *clrt__launch_why(cl_int code)
+{
+    return code == CL_OUT_OF_RESOURCES
+               ? "cannot launch: the device lacks the resources for this work-group (registers, local or "
+                 "private memory per group; not device memory): a smaller work-group may run"
+               : "cannot launch";
+}

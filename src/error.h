@@ -30,4 +30,10 @@ const char *clrt__cl_error_name(cl_int code);
 /* A status for an OpenCL error returned at creation or enqueue time. */
 int clrt__status_from_cl(cl_int code);
 
+/* The status and message text for a failed clEnqueueNDRangeKernel:
+ * CL_OUT_OF_RESOURCES there is a work-group the device cannot hold
+ * (CLRT_EOPENCL), not memory. */
+int clrt__launch_status(cl_int code);
+const char *clrt__launch_why(cl_int code);
+
 #endif

@@ -63,6 +63,8 @@ static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clr
     return changed;
 }
 
+static size_t group(const clrt__pvals *p) { return clrt__add(p).wg; }
+
 static const char *source(const clrt__pvals *p)
 {
     (void)p;
@@ -88,6 +90,7 @@ const clrt__kernel_def clrt__k_add = {
     .defaults = defaults,
     .check = check,
     .fit = fit,
+    .group = group,
     .source = source,
     .entry = "add",
 };

@@ -216,6 +216,12 @@ static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clr
     return rc;
 }
 
+static size_t group(const clrt__pvals *pv)
+{
+    const clrt__matmul_params m = clrt__mm(pv);
+    return (size_t)m.wgx * m.wgy;
+}
+
 static const char *source(const clrt__pvals *p)
 {
     return clrt__mm(p).use_local ? clrt__cl_matmul_gpu : clrt__cl_matmul_cpu;
@@ -333,6 +339,7 @@ const clrt__kernel_def clrt__k_matmul = {
     .defaults = defaults,
     .check = check,
     .fit = fit,
+    .group = group,
     .source = source,
     .entry = "matmul",
     .aux_entry = aux_entry,

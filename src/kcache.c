@@ -98,8 +98,28 @@ static void release_kernel(cl_kernel *k)
     }
 }
 
+/* A built-in kernel's source is ours, so a build that fails is a compiler
+ * that could not fit the work-group (registers, local memory: a GPU compiler
+ * may refuse rather than spill): 1 when b->p now asks for half the group
+ * (try again), 0 when nothing smaller exists. Tuned parameters are not shrunk:
+ * they fall back to the defaults whole. */
+static int retry_smaller(clrt_context *ctx, const clrt__kernel_def *def, clrt__built *b)
+{
+    if (!def->group || b->origin == CLRT_PARAMS_TUNED)
+        return 0;
+    const size_t was = def->group(&b->p);
+    if (was < 2 || def->fit(&ctx->facts, clrt__dtype_size(b->dtype), was / 2, &b->p) != 1)
+        return 0;
+    char text[256] = "";
+    (void)clrt__params_text(def, &b->p, text, sizeof text);
+    fprintf(stderr, "clrt: kernel '%s' did not build for device '%s' with %zu work-items per group; trying %zu (%s)\n",
+            def->name, ctx->info.name, was, def->group(&b->p), text);
+    return 1;
+}
+
 /* Build b's kernels with b->p, shrinking the parameters (and rebuilding)
- * until the built kernel accepts them. */
+ * until the built kernel accepts them; a failed build is tried again with a
+ * smaller group (retry_smaller). */
 static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__built *b, const char *func)
 {
     const size_t elem = clrt__dtype_size(b->dtype);
@@ -109,6 +129,8 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
             return clrt__fail(CLRT_EOPENCL, func, "kernel options too long");
         cl_program program;
         int status = clrt__program_get(ctx, def->source(&b->p), 1, options, func, &program);
+        if (status == CLRT_EBUILD && retry_smaller(ctx, def, b))
+            continue;
         if (status != CLRT_OK)
             return status;
         size_t kernel_wg = 0, aux_wg = 0;
@@ -226,10 +248,10 @@ int clrt__enqueue_locked(clrt_queue *q, cl_kernel k, const char *func, unsigned 
         err = clEnqueueNDRangeKernel(q->cl, k, dims, offset, global, local, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         return CLRT_OK;
-    int status = clrt__status_from_cl(err);
+    int status = clrt__launch_status(err);
     if (status == CLRT_EDEVICE)
         return clrt__context_fail_late(q->ctx, func, err, "clEnqueueNDRangeKernel");
-    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", &q->ctx->info, "cannot launch");
+    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", &q->ctx->info, "%s", clrt__launch_why(err));
 }
 
 int clrt__launch(clrt_queue *q, clrt__built *b, const char *func, unsigned nargs, const size_t *sizes,

@@ -55,6 +55,9 @@ typedef struct clrt__kernel_def {
     /* make p fit a built kernel whose CL_KERNEL_WORK_GROUP_SIZE is kernel_wg:
      * 1 changed (rebuild), 0 fits, -1 nothing smaller exists */
     int (*fit)(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clrt__pvals *p);
+    /* work-items per group p launches with (NULL: the build is never retried
+     * with a smaller group) */
+    size_t (*group)(const clrt__pvals *p);
     /* the embedded source and __kernel function for p (a kernel may have a
      * source per variant), and an auxiliary kernel of the same program (NULL: none) */
     const char *(*source)(const clrt__pvals *p);

@@ -706,13 +706,14 @@ static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *gl
     clrt_mutex_unlock(&k->lock);
     if (err == CL_SUCCESS)
         return CLRT_OK;
-    status = clrt__status_from_cl(err);
+    status = clrt__launch_status(err);
     if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_INVALID_WORK_ITEM_SIZE ||
         err == CL_INVALID_GLOBAL_WORK_SIZE || err == CL_INVALID_KERNEL_ARGS || err == CL_INVALID_WORK_DIMENSION)
         status = CLRT_EINVAL;
     if (status == CLRT_EDEVICE)
         return clrt__context_fail_late(ctx, func, err, "clEnqueueNDRangeKernel");
-    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", &ctx->info, "cannot launch kernel '%s'", k->name);
+    return clrt__fail_cl(status, func, err, "clEnqueueNDRangeKernel", &ctx->info, "kernel '%s': %s", k->name,
+                         clrt__launch_why(err));
 }
 
 int clrt_kernel_launch(clrt_queue *q, clrt_kernel *kernel, unsigned dims, const size_t *global,

@@ -164,8 +164,13 @@ static void rig_close(rig *r)
  * its site: the status and the message it names. */
 static void rig_op_fails(rig *r, int op, const fault_kind *kind)
 {
-    clrt__debug_fault_arm(kind->site, 1, kind->code);
+    /* a failed build is retried with a smaller group: every build fails */
+    if (kind->site == CLRT__FAULT_BUILD)
+        clrt__debug_fault_arm_every(kind->site, kind->code);
+    else
+        clrt__debug_fault_arm(kind->site, 1, kind->code);
     int status = op == 0 ? clrt_add(r->q, r->c, r->a, r->b) : clrt_matmul(r->q, r->c, r->a, r->m);
+    clrt__debug_fault_clear();
     expect_status(status, kind);
     expect_cl_message(kind);
 }
@@ -318,6 +323,41 @@ static void build_faults(void **state)
     }
 }
 
+/* A built-in kernel whose build fails (a GPU compiler that cannot fit the
+ * group's registers or local memory refuses rather than spills) is built
+ * again with half the group, correct; with tuned parameters it falls back to
+ * the defaults instead (device_tuned). Before, the first failed build was
+ * the call's CLRT_EBUILD. */
+static void failed_build_retries_a_smaller_group(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kernel, *params, *group_param;
+        unsigned want;
+    } cases[] = {
+        {"add", "wg=64", "wg", 32},
+        {"matmul", "use_local=0 tm=2 tn=8 vw=4 wgx=2 wgy=4 pack=0", "wgy", 2},
+        {"matmul", "use_local=1 tm=2 tn=2 tk=4 vw=2 wgx=4 wgy=4", "wgy", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rig r;
+        rig_open(&r);
+        TU_OK(clrt_tune_override(r.ctx, cases[i].kernel, CLRT_FLOAT32, cases[i].params));
+        clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+        int is_add = strcmp(cases[i].kernel, "add") == 0;
+        TU_OK(is_add ? clrt_add(r.q, r.c, r.a, r.b) : clrt_matmul(r.q, r.c, r.a, r.m));
+        assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 2);
+        char now[256];
+        clrt_params_origin origin;
+        TU_OK(clrt_tune_current(r.ctx, cases[i].kernel, CLRT_FLOAT32, now, sizeof now, &origin));
+        assert_int_equal(origin, CLRT_PARAMS_OVERRIDE);
+        if ((unsigned)tu_param(now, cases[i].group_param) != cases[i].want)
+            fail_msg("%s: ran with '%s', expected %s=%u", cases[i].kernel, now, cases[i].group_param, cases[i].want);
+        rig_ops_ok(&r); /* checked against the host */
+        rig_close(&r);
+    }
+}
+
 /* ---- launching: resource errors are reported, a lost device fails the context */
 
 static void launch_faults(void **state)
@@ -327,7 +367,7 @@ static void launch_faults(void **state)
         {CLRT__FAULT_SET_ARG, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
         {CLRT__FAULT_SET_ARG, CL_OUT_OF_HOST_MEMORY, CLRT_ENOMEM, 0},
         {CLRT__FAULT_SET_ARG, CL_INVALID_MEM_OBJECT, CLRT_EOPENCL, 0},
-        {CLRT__FAULT_ENQUEUE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_ENOMEM, 0},
+        {CLRT__FAULT_ENQUEUE_KERNEL, CL_OUT_OF_RESOURCES, CLRT_EOPENCL, 0}, /* a group too big, not memory */
         {CLRT__FAULT_ENQUEUE_KERNEL, CL_MEM_OBJECT_ALLOCATION_FAILURE, CLRT_ENOMEM, 0},
         {CLRT__FAULT_ENQUEUE_KERNEL, CL_INVALID_WORK_GROUP_SIZE, CLRT_EOPENCL, 0},
         {CLRT__FAULT_ENQUEUE_KERNEL, CL_DEVICE_NOT_AVAILABLE, CLRT_EDEVICE, 1},
@@ -338,6 +378,8 @@ static void launch_faults(void **state)
             rig r;
             rig_open(&r);
             rig_op_fails(&r, op, &kinds[i]);
+            if (kinds[i].code == CL_OUT_OF_RESOURCES && kinds[i].site == CLRT__FAULT_ENQUEUE_KERNEL)
+                assert_non_null(strstr(clrt_error_message(), "not device memory"));
             if (kinds[i].late) {
                 TU_REFUSED(CLRT_EDEVICE, "failed earlier", clrt_add(r.q, r.c, r.a, r.b));
             } else {
@@ -476,6 +518,8 @@ static int sweep_expect(int site)
     case CLRT__FAULT_READ:
     case CLRT__FAULT_FINISH:
         return CLRT_EDEVICE; /* late: a kernel died */
+    case CLRT__FAULT_ENQUEUE_KERNEL:
+        return CLRT_EOPENCL; /* a work-group too big for the device, not memory */
     default:
         return CLRT_ENOMEM;
     }
@@ -596,6 +640,7 @@ int main(void)
         cmocka_unit_test_teardown(queue_creation_faults, teardown),
         cmocka_unit_test_teardown(buffer_creation_faults, teardown),
         cmocka_unit_test_teardown(build_faults, teardown),
+        cmocka_unit_test_teardown(failed_build_retries_a_smaller_group, teardown),
         cmocka_unit_test_teardown(launch_faults, teardown),
         cmocka_unit_test_teardown(late_faults_fail_the_context, teardown),
         cmocka_unit_test_teardown(failed_context_reports_argument_errors_first, teardown),

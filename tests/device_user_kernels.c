@@ -716,7 +716,7 @@ static void launch_errors(void **state)
 
     /* injected enqueue failures */
     clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_OUT_OF_RESOURCES);
-    TU_REFUSED(CLRT_ENOMEM, "clEnqueueNDRangeKernel", clrt_kernel_launch(f->tu->q, k, 2, g, l));
+    TU_REFUSED(CLRT_EOPENCL, "not device memory", clrt_kernel_launch(f->tu->q, k, 2, g, l));
     clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_INVALID_WORK_GROUP_SIZE);
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_kernel_launch(f->tu->q, k, 2, g, l));
     clrt__debug_fault_clear();
