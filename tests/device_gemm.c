@@ -11,6 +11,11 @@
 
 #include "test_util.h"
 
+#include "device.h"
+#include "k_add.h"
+#include "k_matmul.h"
+#include "params.h"
+
 static tu_fixture *fx;
 
 static int setup(void **state)
@@ -233,6 +238,113 @@ static void gemm_every_variant(void **state)
     }
 }
 
+/* The parameters a real GPU gets, exactly as shipped, for each vendor class
+ * (NVIDIA and AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory;
+ * Intel and others: 64 x 64), forced on this device through the tuning API:
+ * no CPU driver or emulator would pick them, so without this they would
+ * first run on a user's GPU. Each must be accepted here and run unchanged
+ * (no shrinking), correct on shapes that cross tile edges, every transpose. */
+typedef struct gpu_class {
+    const char *vendor, *name;
+    unsigned long long local_mem;
+    size_t max_group, max_item0;
+    unsigned tile_f32; /* the fp32 tile edge (tm * wgx) the class must ship */
+} gpu_class;
+
+static const gpu_class gpu_classes[] = {
+    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 128},
+    {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 1024, 1024, 128},
+    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 1024, 1024, 64},
+};
+
+static clrt__device_facts gpu_facts(const gpu_class *g)
+{
+    clrt__device_facts f;
+    memset(&f, 0, sizeof f);
+    f.type = CLRT_DEVICE_GPU;
+    snprintf(f.vendor, sizeof f.vendor, "%s", g->vendor);
+    snprintf(f.name, sizeof f.name, "%s", g->name);
+    snprintf(f.platform, sizeof f.platform, "%s", g->vendor);
+    f.compute_units = 100;
+    f.local_mem = g->local_mem;
+    f.max_work_group = g->max_group;
+    f.max_work_item[0] = f.max_work_item[1] = g->max_item0;
+    f.max_work_item[2] = 64;
+    f.pref_vec_float = f.pref_vec_double = 1;
+    f.max_alloc = 1ull << 32;
+    return f;
+}
+
+static void gemm_shipped_gpu_defaults(void **state)
+{
+    (void)state;
+    for (size_t g = 0; g < sizeof gpu_classes / sizeof gpu_classes[0]; g++) {
+        const clrt__device_facts f = gpu_facts(&gpu_classes[g]);
+        for (int dbl = 0; dbl < (fx->dev.has_fp64 ? 2 : 1); dbl++) {
+            const clrt_dtype dt = dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+            clrt__pvals p;
+            char mm[256], add[256];
+            clrt__k_matmul.defaults(&f, dbl ? 8 : 4, &p);
+            const clrt__matmul_params m = clrt__mm(&p);
+            assert_true(m.use_local);
+            if (!dbl)
+                assert_int_equal(m.tm * m.wgx, gpu_classes[g].tile_f32);
+            assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
+            clrt__k_add.defaults(&f, dbl ? 8 : 4, &p);
+            assert_int_equal(clrt__params_text(&clrt__k_add, &p, add, sizeof add), 0);
+            print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, dbl ? "f64" : "f32", mm, add);
+
+            clrt_context *ctx = tu_context_on(&fx->dev);
+            clrt_queue *q;
+            TU_OK(clrt_queue_create(&q, ctx));
+            char why[256] = "";
+            if (clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why) != CLRT_OK)
+                fail_msg("%s's shipped matmul defaults refused on this device: %s", gpu_classes[g].name, why);
+            TU_OK(clrt_tune_override(ctx, "matmul", dt, mm));
+            TU_OK(clrt_tune_override(ctx, "add", dt, add));
+            const size_t e = m.tm * m.wgx; /* the tile edge: shapes one past it and one short */
+            for (int t = 0; t < 4; t++) {
+                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], e + 1, e + 3, tu_small() ? 5 : 37, 1.0, 0.0, 0);
+                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 1, e - 1, 3, -0.5, 2.0, 5);
+                tu_assert_ran(ctx, "matmul", dt, mm);
+            }
+            if (!tu_small())
+                check_gemm(ctx, q, dt, CLRT_NO_TRANS, CLRT_NO_TRANS, 2 * e + 7, e + 9, 131, 1.0, 0.0, 7);
+            /* add with the GPU's 16-byte vectors, on a length no vector divides */
+            const size_t n = tu_small() ? 1031 : 100003;
+            const size_t es = tu_dtype_size(dt);
+            unsigned char *ha = malloc(n * es), *hb = malloc(n * es), *hc = malloc(n * es);
+            assert_true(ha && hb && hc);
+            tu_fill(ha, dt, n, 3);
+            tu_fill(hb, dt, n, 4);
+            clrt_buffer *a, *b, *c;
+            TU_OK(clrt_buffer_create(&a, ctx, dt, 1, n));
+            TU_OK(clrt_buffer_create(&b, ctx, dt, 1, n));
+            TU_OK(clrt_buffer_create(&c, ctx, dt, 1, n));
+            TU_OK(clrt_buffer_write(q, a, ha, n));
+            TU_OK(clrt_buffer_write(q, b, hb, n));
+            TU_OK(clrt_add(q, c, a, b));
+            TU_OK(clrt_buffer_read(q, c, hc, n));
+            for (size_t i = 0; i < n; i++) {
+                double want = dbl ? ((double *)ha)[i] + ((double *)hb)[i]
+                                  : (double)(float)(((float *)ha)[i] + ((float *)hb)[i]);
+                double got = dbl ? ((double *)hc)[i] : (double)((float *)hc)[i];
+                if (got != want)
+                    fail_msg("%s add[%zu] = %g, want %g", gpu_classes[g].name, i, got, want);
+            }
+            tu_assert_ran(ctx, "add", dt, add);
+            clrt_buffer_destroy(a);
+            clrt_buffer_destroy(b);
+            clrt_buffer_destroy(c);
+            free(ha);
+            free(hb);
+            free(hc);
+            clrt_queue_destroy(q);
+            clrt_context_destroy(ctx);
+        }
+    }
+}
+
 /* clrt_matmul is gemm(N, N, 1, 0): on views too, and c's old NaN never leaks. */
 static void matmul_is_gemm(void **state)
 {
@@ -356,6 +468,7 @@ int main(void)
         cmocka_unit_test_teardown(gemm_f32, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_f64, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
