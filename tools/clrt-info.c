@@ -6,6 +6,8 @@
 
 #include <clrt/clrt.h>
 
+#include "info_kernels.h"
+
 static const char *type_name(int type)
 {
     switch (type) {
@@ -31,11 +33,15 @@ static void print_bytes(const char *label, unsigned long long bytes)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: clrt-info [--default]\n"
+    fprintf(f, "usage: clrt-info [--default | --kernels]\n"
                "  Lists every OpenCL device with its index (selector \"N\"), platform:device\n"
                "  selector \"P:D\", type and limits.\n"
                "  --default  also say which device clrt picks with no selector ($CLRT_DEVICE\n"
-               "             if set, else the default ranking).\n");
+               "             if set, else the default ranking).\n"
+               "  --kernels  build every built-in kernel on that device and report, per kernel\n"
+               "             and dtype, its parameters and what the compiler made of it\n"
+               "             (work-group limit, private/local memory; on NVIDIA the\n"
+               "             -cl-nv-verbose register and spill lines).\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -45,6 +51,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--default") == 0)
             show_default = 1;
+        else if (strcmp(argv[i], "--kernels") == 0)
+            return info_kernels();
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return usage(stdout);
         else

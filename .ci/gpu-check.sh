@@ -1,0 +1,231 @@
+#!/bin/bash
+# The GPU check: one command for the day a machine with an NVIDIA GPU is lent,
+# runnable there with nothing prepared but NVIDIA's driver (no root needed, no
+# network). It registers NVIDIA's OpenCL driver for the ICD loader, builds
+# clrt, and runs on that GPU, each step under its own timeout:
+#   1. the build (tests included)
+#   2. the default device must be the GPU
+#   3. the device suites and the examples ("skipped" counts as a failure)
+#   4. a sweep of odd shapes at the shipped defaults, every result checked
+#   5. a short clrt-bench (products and adds, OpenBLAS side by side when built)
+#   6. one tuner pass for the fp32 product (every candidate checked; writes nothing)
+#   7. what the compiler made of each built-in kernel (clrt-info --kernels:
+#      registers and spills through -cl-nv-verbose)
+# and writes a summary (one line per step: PASS/FAIL, seconds) with the logs
+# into the output folder: at most 8 files, so the device tool brings them all back.
+#
+# What the GPU machine lacks is carried as Debian packages in .gpu/debs
+# (fetch them here first with --fetch: the ICD loader, the OpenCL headers,
+# CMocka); they are unpacked into a private folder, never installed.
+#
+# Usage:
+#   .ci/gpu-check.sh --fetch                     download the packages into .gpu/debs
+#   .ci/gpu-check.sh [--out DIR]                 the check, on the NVIDIA GPU
+#   .ci/gpu-check.sh --dry-run [--out DIR]       the same steps on POCL, smaller, to
+#                                                rehearse it (CI runs this)
+# Exit status: 0 when every step passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+dry=0 fetch=0 out=
+while (($#)); do
+    case $1 in
+    --dry-run) dry=1 ;;
+    --fetch) fetch=1 ;;
+    --out) out=$2; shift ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+debs=$root/.gpu/debs
+if ((fetch)); then
+    mkdir -p "$debs"
+    (cd "$debs" && apt-get download ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers \
+        opencl-clhpp-headers libcmocka0 libcmocka-dev) || exit 1
+    ls -l "$debs"
+    exit 0
+fi
+
+out=${out:-${OUT:-$root/build-gpu-check/out}}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+summary=$out/summary.txt
+: >"$summary"
+failed=0
+jobs=$(nproc)
+
+note() { echo "$*" | tee -a "$summary"; }
+
+# step NAME TIMEOUT LOG COMMAND...: run it, record PASS/FAIL and its time
+step() {
+    local name=$1 limit=$2 log=$3 t0 rc
+    shift 3
+    echo "== $name (limit ${limit}s)"
+    t0=$(date +%s)
+    # the steps are shell functions: timeout runs them in a bash of their own
+    timeout --kill-after=10 "$limit" bash -c '"$@"' step "$@" >>"$log" 2>&1
+    rc=$?
+    local took=$(($(date +%s) - t0)) verdict=PASS
+    if ((rc == 124 || rc == 137)); then
+        verdict="FAIL (timed out)"
+    elif ((rc != 0)); then
+        verdict="FAIL (exit $rc)"
+    fi
+    [ "$verdict" = PASS ] || { failed=1; tail -n 30 "$log"; }
+    note "$(printf '%-34s %-18s %4d s   log: %s' "$name" "$verdict" "$took" "$(basename "$log")")"
+    return $rc
+}
+
+note "clrt GPU check $( ((dry)) && echo '(dry run on POCL)') $(date -u +%Y-%m-%dT%H:%MZ) on $(hostname), $jobs cores"
+note "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# ---- 0. the OpenCL driver and what the machine lacks, privately
+sysroot=$work/sysroot
+mkdir -p "$sysroot"
+for d in "$debs"/*.deb; do
+    [ -e "$d" ] && dpkg -x "$d" "$sysroot"
+done
+libdir=$(find "$sysroot" -name 'libOpenCL.so.1' -printf '%h\n' 2>/dev/null | head -n 1)
+if [ -n "$libdir" ]; then
+    export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    note "ICD loader and build dependencies: unpacked from .gpu/debs ($(ls "$debs" | wc -l) packages)"
+elif ! ldconfig -p | grep -q 'libOpenCL.so.1 '; then
+    note "FAIL: no OpenCL ICD loader here and none in .gpu/debs (run .ci/gpu-check.sh --fetch where apt works)"
+    exit 1
+fi
+icd=$work/icd
+mkdir -p "$icd"
+if ((dry)); then
+    # the same registration, of POCL's library
+    lib=$(cat /etc/OpenCL/vendors/pocl.icd 2>/dev/null)
+    [ -n "$lib" ] || { note "FAIL: POCL is not installed (tools/setup-debian.sh)"; exit 1; }
+    echo "$lib" >"$icd/pocl.icd"
+else
+    lib=$( (ldconfig -p | awk '/libnvidia-opencl.so.1 / {print $NF; exit}'
+        ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
+            /usr/lib64/libnvidia-opencl.so.1 2>/dev/null) | head -n 1)
+    [ -n "$lib" ] || { note "FAIL: NVIDIA's OpenCL driver (libnvidia-opencl.so.1) not found"; exit 1; }
+    echo "$lib" >"$icd/nvidia.icd"
+fi
+export OCL_ICD_VENDORS=$icd
+note "OpenCL driver registered: $lib"
+
+# ---- 1. build (the tests run on whatever the loader finds: the "system" driver)
+b=$root/build-gpu-check
+cfg=(-DCMAKE_BUILD_TYPE=Release -DCLRT_TEST_DRIVERS=system)
+inc=$(find "$sysroot" -path '*/CL/cl.h' -printf '%h\n' 2>/dev/null | head -n 1)
+[ -n "$inc" ] && cfg+=(-DOpenCL_INCLUDE_DIR="$(dirname "$inc")")
+[ -n "$libdir" ] && [ -e "$libdir/libOpenCL.so" ] && cfg+=(-DOpenCL_LIBRARY="$libdir/libOpenCL.so")
+cm=$(find "$sysroot" -name cmocka.h -printf '%h\n' 2>/dev/null | head -n 1)
+cml=$(find "$sysroot" -name 'libcmocka.so' 2>/dev/null | head -n 1)
+[ -n "$cm" ] && [ -n "$cml" ] && cfg+=(-DCMOCKA_INCLUDE_DIR="$cm" -DCMOCKA_LIBRARY="$cml")
+[ -n "$cml" ] && export LD_LIBRARY_PATH=$(dirname "$cml"):$LD_LIBRARY_PATH
+export CFG_TEXT=$(printf '%s\n' "${cfg[@]}")
+build() {
+    local cfg
+    mapfile -t cfg <<<"$CFG_TEXT"
+    cmake -S "$root" -B "$b" "${cfg[@]}" && cmake --build "$b" -j "$jobs"
+}
+export root out dry jobs b sysroot
+export -f build
+step "build" 240 "$out/build.log" build || { note "the build failed: nothing else can run"; exit 1; }
+
+# ---- 2. the device
+export CLRT_DEVICE= CLRT_TUNED=0 CLRT_CACHE_DIR=$work/cache
+is_gpu() {
+    "$b/tools/clrt-info" --default || return 1
+    ((dry)) && return 0
+    # only NVIDIA's driver is registered: every device listed must be a GPU
+    ! "$b/tools/clrt-info" | grep -E '^[0-9]+ +\[[0-9]+:[0-9]+\] ' | grep -Ev '^[0-9]+ +\[[0-9]+:[0-9]+\] +gpu '
+}
+export -f is_gpu
+step "the default device is the GPU" 30 "$out/build.log" is_gpu || { note "no GPU device: stopping"; exit 1; }
+
+# ---- 3. device suites and examples; a skip is a failure here
+suites() {
+    CLRT_TEST_REQUIRE_DEVICE=1 ctest --test-dir "$b" -L 'device|example' -j 4 --output-on-failure -V \
+        --timeout $((dry ? 600 : 200)) || return 1
+    # a skip is a failure, except the ones that need another machine: memory
+    # exhaustion runs on a device of at most 1 GiB (CI's POCL_MEMORY_LIMIT run);
+    # on POCL (the dry run), the GPU-sized group and local-memory cases
+    local allowed='device_memory_exhaustion' skipped
+    ((dry)) && allowed+='|oversized_work_groups_are_fitted|oversized_local_tiles_are_fitted'
+    skipped=$(grep -E '\[ +SKIPPED +\] [a-z_]+$|\*\*\*Skipped|Not Run' "$out/tests.log" |
+        sed -E 's/.*SKIPPED +\] //' | sort -u | grep -Ev "^($allowed)\$")
+    [ -z "$skipped" ] || { echo "skipped, counted as failed: $skipped"; return 1; }
+}
+export -f suites
+step "device suites + examples" $((dry ? 420 : 240)) "$out/tests.log" suites
+
+# ---- 4. odd shapes at the shipped defaults (CLRT_TUNED=0), every result checked
+if ((dry)); then
+    sweep_sizes=1,7,17,65,127,129,257,33x300x17,300x33x65 sweep_add=1,7,1031,100003
+else
+    sweep_sizes=1,7,17,65,127,129,257,1031,2049,33x4097x17,4097x33x65,1000x1000x1 sweep_add=1,7,1031,1000003,10000019
+fi
+no_wrong() { # no_wrong FILE: every clrt result was checked and none was wrong
+    python3 - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = [(c["op"], c["dtype"], c["m"], c["n"], c["k"], name) for c in r["results"]
+       for name, x in c["impl"].items() if x["failed"] or x["wrong"] or not x["checked"]]
+cases = len(r["results"])
+print(f"{cases} cases, {len(bad)} with a wrong, failed or unchecked result {bad[:8]}")
+sys.exit(1 if bad or cases == 0 else 0)
+EOF
+}
+sweep() {
+    "$b/tools/clrt-bench" --device 0 --sizes "$sweep_sizes" --add-sizes "$sweep_add" --reps 2 --min-reps 1 \
+        --min-time 0 --no-openblas --no-clblast --no-host --no-child --no-first --no-overhead --no-default \
+        --no-progress --json >"$out/sweep.json" &&
+        no_wrong "$out/sweep.json"
+}
+export sweep_sizes sweep_add
+export -f no_wrong sweep
+step "odd shapes, shipped defaults" 120 "$out/bench.txt" sweep
+
+# ---- 5. a short benchmark, side by side with the references built in
+bench() {
+    local sizes=1024,2048,4096,1000x1000x1 add=1e6,1e7,1e8
+    ((dry)) && sizes=256,512 add=1e5,1e6
+    "$b/tools/clrt-bench" --device 0 --quick --sizes "$sizes" --add-sizes "$add" --no-cold --no-progress
+}
+export -f bench
+step "clrt-bench (short)" 150 "$out/bench.txt" bench
+
+# ---- 6. one tuner pass, fp32 product, nothing written
+tune() {
+    "$b/tools/clrt-bench" --device 0 --tune --tune-only --tune-dry-run --op matmul --dtype f32 --tune-passes 1 \
+        --tune-size $((dry ? 64 : 1024)) --no-progress --json >"$out/tune.json" &&
+        python3 - "$out/tune.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))["tuning"]
+for x in t:
+    print(f"{x['op']} {x['dtype']}: {x['tried']} tried, {x['wrong']} wrong, x{x['speedup']:.3f}; "
+          f"{x['params_default']} -> {x['params_tuned']}; {x['note']}")
+sys.exit(0 if t and all(x["ok"] and x["wrong"] == 0 for x in t) else 1)
+EOF
+}
+export -f tune
+step "tuner pass (fp32 matmul)" 180 "$out/bench.txt" tune
+
+# ---- 7. registers and spills
+kernels() {
+    if ((dry)); then
+        CLRT_CACHE=0 CLRT_INFO_REBUILD=1 "$b/tools/clrt-info" --kernels
+    else
+        CLRT_CACHE=0 "$b/tools/clrt-info" --kernels
+    fi
+}
+export -f kernels
+step "compiler report (clrt-info --kernels)" 60 "$out/kernels.txt" kernels
+
+if ((failed)); then
+    note "RESULT: FAIL"
+    exit 1
+fi
+note "RESULT: PASS"
