@@ -10,7 +10,7 @@
 #include "bench_ref.h"
 
 typedef struct host_run {
-    int op, dbl;
+    int op, dbl, ta, tb;
     size_t m, n, k;
     const void *a, *b;
     void *c;
@@ -20,7 +20,7 @@ static int run_host(void *arg)
 {
     host_run *r = arg;
     if (r->op == BENCH_MATMUL)
-        return bench_host_gemm(r->dbl, r->m, r->n, r->k, r->a, r->b, r->c);
+        return bench_host_gemm(r->dbl, r->ta, r->tb, r->m, r->n, r->k, r->a, r->b, r->c);
     bench_host_add(r->dbl, r->n, r->a, r->b, r->c);
     return 0;
 }
@@ -33,6 +33,7 @@ static int wake_host(void *arg)
 
 typedef struct clb_run {
     clrt_queue *q;
+    int ta, tb;
     clrt_buffer *a, *b, *c;
     const char *why;
     int code;
@@ -41,7 +42,7 @@ typedef struct clb_run {
 static int run_clb(void *arg)
 {
     clb_run *r = arg;
-    r->code = bench_clblast_gemm(r->q, r->c, r->a, r->b, &r->why);
+    r->code = bench_clblast_gemm(r->q, r->ta, r->tb, r->c, r->a, r->b, &r->why);
     return r->code;
 }
 
@@ -56,8 +57,8 @@ static double first_call(const bench_session *s, const bench_case *c, const void
     double t = -1;
     if (bench_open(s->selector, &ctx, &q, NULL, 0) != CLRT_OK)
         return -1;
-    if (bench_bufs_make(&d, ctx, q, c, ha, hb, 0, why, sizeof why) == CLRT_OK) {
-        bench_dev_run r = {.q = q, .a = d.a, .b = d.b, .c = d.c, .op = c->op};
+    if (bench_bufs_make(&d, ctx, q, c, ha, hb, 0, 0, why, sizeof why) == CLRT_OK) {
+        bench_dev_run r = {.q = q, .a = d.a, .b = d.b, .c = d.c, .op = c->op, .ta = c->ta, .tb = c->tb};
         double t0 = bench_now();
         if (bench_run_dev(&r) == CLRT_OK)
             t = bench_now() - t0;
@@ -99,7 +100,8 @@ static bench_budget budget_of(const bench_opts *o)
 static void check_result(bench_result *x, const bench_case *c, const void *ha, const void *hb, const void *out)
 {
     if (c->op == BENCH_MATMUL) {
-        x->wrong = bench_check_matmul(c->dbl, ha, hb, out, c->m, c->n, c->k, BENCH_CHECK_ROWS, &x->checked);
+        x->wrong = bench_check_gemm(c->dbl, c->ta, c->tb, ha, hb, out, c->m, c->n, c->k, BENCH_CHECK_ROWS,
+                                    &x->checked);
     } else {
         x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
         x->checked = c->n;
@@ -149,6 +151,8 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         c->m = shape.m;
         c->n = shape.n;
         c->k = shape.k;
+        c->ta = shape.ta;
+        c->tb = shape.tb;
     } else {
         c->m = 1;
         c->n = shape.n;
@@ -156,8 +160,8 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
     }
     char label[96];
     if (op == BENCH_MATMUL)
-        snprintf(label, sizeof label, "device %zu matmul %s %zux%zux%zu", s->info.index, bench_dtype_name(dbl), c->m,
-                 c->n, c->k);
+        snprintf(label, sizeof label, "device %zu matmul %s %zux%zux%zu %c%c", s->info.index, bench_dtype_name(dbl),
+                 c->m, c->n, c->k, c->ta ? 'T' : 'N', c->tb ? 'T' : 'N');
     else
         snprintf(label, sizeof label, "device %zu add %s %zu", s->info.index, bench_dtype_name(dbl), c->n);
     bench_progress("%s", label);
@@ -189,7 +193,7 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
     int with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
     int host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
 
-    bench_bufs d = {0}, dd = {0}, dn = {0};
+    bench_bufs d = {0}, dd = {0}, dn = {0}, dab = {0}, dv = {0};
     char why[256];
     bench_case nbc = *c;
     void *na_host = NULL, *nb_host = NULL;
@@ -200,14 +204,14 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         nbc.k = c->k == 1 ? 1 : round64(c->k);
         with_nb = nbc.m != c->m || nbc.n != c->n || nbc.k != c->k;
     }
-    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb, why, sizeof why);
+    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb, 0, why, sizeof why);
     c->r[IMPL_CLRT].present = 1;
     if (st != CLRT_OK) {
         c->r[IMPL_CLRT].failed = 1;
         snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "%.150s", why);
         goto done;
     }
-    if (with_default && bench_bufs_make(&dd, s->ctx_def, s->q_def, c, ha, hb, 0, why, sizeof why) != CLRT_OK)
+    if (with_default && bench_bufs_make(&dd, s->ctx_def, s->q_def, c, ha, hb, 0, 0, why, sizeof why) != CLRT_OK)
         with_default = 0;
     if (with_nb) {
         na_host = malloc(nbc.m * nbc.k * es);
@@ -216,18 +220,28 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         if (with_nb) {
             bench_fill(na_host, dbl, nbc.m * nbc.k, 3);
             bench_fill(nb_host, dbl, nbc.k * nbc.n, 4);
-            with_nb = bench_bufs_make(&dn, s->ctx, s->q, &nbc, na_host, nb_host, 0, why, sizeof why) == CLRT_OK;
+            with_nb = bench_bufs_make(&dn, s->ctx, s->q, &nbc, na_host, nb_host, 0, 0, why, sizeof why) == CLRT_OK;
         }
     }
+    /* --gemm-extras: the same product scaling and accumulating (its own c,
+     * which the runs keep accumulating into), and on views */
+    const int extras = op == BENCH_MATMUL && opts->gemm_extras;
+    const int with_ab = extras && bench_bufs_make(&dab, s->ctx, s->q, c, ha, hb, 0, 0, why, sizeof why) == CLRT_OK;
+    const int with_view = extras && bench_bufs_make(&dv, s->ctx, s->q, c, ha, hb, 0, 1, why, sizeof why) == CLRT_OK;
 
-    bench_dev_run rc = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = op};
-    bench_dev_run rd = {.q = s->q_def, .a = dd.a, .b = dd.b, .c = dd.c, .op = op};
-    bench_dev_run rn = {.q = s->q, .a = dn.a, .b = dn.b, .c = dn.c, .op = op};
-    host_run rh = {op, dbl, c->m, c->n, c->k, ha, hb, hc};
-    clb_run rb = {s->q, d.a, d.b, d.c2, "", 0};
-    bench_impl impls[IMPL_KINDS + 1];
-    int kinds[IMPL_KINDS + 1], n = 0;
-    double rounds[IMPL_KINDS + 1][BENCH_MAX_ROUNDS];
+    const int ta = c->ta, tb = c->tb;
+    bench_dev_run rc = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = op, .ta = ta, .tb = tb};
+    bench_dev_run rd = {.q = s->q_def, .a = dd.a, .b = dd.b, .c = dd.c, .op = op, .ta = ta, .tb = tb};
+    bench_dev_run rn = {.q = s->q, .a = dn.a, .b = dn.b, .c = dn.c, .op = op, .ta = ta, .tb = tb};
+    bench_dev_run rab = {.q = s->q, .a = dab.a, .b = dab.b, .c = dab.c, .op = op, .ta = ta, .tb = tb,
+                         .alpha = 1.5, .beta = 0.5};
+    bench_dev_run rv = {.q = s->q, .a = dv.a, .b = dv.b, .c = dv.c, .op = op, .ta = ta, .tb = tb};
+    host_run rh = {op, dbl, ta, tb, c->m, c->n, c->k, ha, hb, hc};
+    clb_run rb = {s->q, ta, tb, d.a, d.b, d.c2, "", 0};
+    enum { SLOTS = IMPL_KINDS + 3 };
+    bench_impl impls[SLOTS];
+    int kinds[SLOTS], n = 0;
+    double rounds[SLOTS][BENCH_MAX_ROUNDS];
     impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rc, .rounds = rounds[n]};
     kinds[n++] = IMPL_CLRT;
     if (with_default) {
@@ -246,10 +260,20 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         impls[n] = (bench_impl){.run = run_clb, .arg = &rb, .rounds = rounds[n]};
         kinds[n++] = IMPL_CLBLAST;
     }
-    int nb_at = -1;
+    int nb_at = -1, ab_at = -1, view_at = -1;
     if (with_nb) {
         nb_at = n;
         impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rn, .rounds = rounds[n]};
+        kinds[n++] = -1;
+    }
+    if (with_ab) {
+        ab_at = n;
+        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rab, .rounds = rounds[n]};
+        kinds[n++] = -1;
+    }
+    if (with_view) {
+        view_at = n;
+        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rv, .rounds = rounds[n]};
         kinds[n++] = -1;
     }
     bench_budget budget = budget_of(opts);
@@ -266,6 +290,11 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         c->nb_rate = wn / impls[nb_at].stats.median * 1e-9;
         c->nb_ratio = bench_paired_ratio(&impls[nb_at], &impls[0]) * work / wn;
     }
+    /* speed with alpha/beta (or on views) over the plain product's, round by round */
+    if (ab_at >= 0 && !impls[ab_at].failed && !impls[0].failed)
+        c->ab_ratio = bench_paired_ratio(&impls[0], &impls[ab_at]);
+    if (view_at >= 0 && !impls[view_at].failed && !impls[0].failed)
+        c->view_ratio = bench_paired_ratio(&impls[0], &impls[view_at]);
     for (int i = 0; i < n; i++) {
         if (kinds[i] < 0)
             continue;
@@ -295,11 +324,21 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         read_check(&c->r[IMPL_CLRT_DEFAULT], s->q_def, dd.c, c, ha, hb, hout);
     if (with_clb)
         read_check(&c->r[IMPL_CLBLAST], s->q, d.c2, c, ha, hb, hout);
+    if (with_view && c->view_ratio > 0) { /* the product on views counts as clrt's result too */
+        bench_result v = {.present = 1};
+        read_check(&v, s->q, dv.c, c, ha, hb, hout);
+        if (v.failed || v.wrong) {
+            c->r[IMPL_CLRT].wrong += v.wrong + (size_t)v.failed;
+            snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "on views: %.140s", v.note);
+        }
+    }
     if (with_host && !c->r[host_kind].failed)
         check_result(&c->r[host_kind], c, ha, hb, hc);
     bench_bufs_free(&d);
     bench_bufs_free(&dd);
     bench_bufs_free(&dn);
+    bench_bufs_free(&dab);
+    bench_bufs_free(&dv);
     free(na_host);
     free(nb_host);
 done:

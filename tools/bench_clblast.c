@@ -30,7 +30,7 @@ const char *bench_clblast_version(void)
 #endif
 }
 
-int bench_clblast_gemm(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b,
+int bench_clblast_gemm(clrt_queue *q, int ta, int tb, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b,
                        const char **why)
 {
     *why = "";
@@ -42,14 +42,18 @@ int bench_clblast_gemm(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, cons
         *why = "no OpenCL objects behind the clrt handles";
         return -1;
     }
-    size_t M = clrt_buffer_rows(a), K = clrt_buffer_cols(a), N = clrt_buffer_cols(b);
+    const size_t M = clrt_buffer_rows(c), N = clrt_buffer_cols(c);
+    const size_t K = ta ? clrt_buffer_rows(a) : clrt_buffer_cols(a);
+    const size_t lda = clrt_buffer_cols(a), ldb = clrt_buffer_cols(b);
+    const CLBlastTranspose oa = ta ? CLBlastTransposeYes : CLBlastTransposeNo;
+    const CLBlastTranspose ob = tb ? CLBlastTransposeYes : CLBlastTransposeNo;
     CLBlastStatusCode s;
     if (clrt_buffer_dtype(a) == CLRT_FLOAT64)
-        s = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, M, N, K, 1.0, ma, 0,
-                         K, mb, 0, N, 0.0, mc, 0, N, &cq, NULL);
+        s = CLBlastDgemm(CLBlastLayoutRowMajor, oa, ob, M, N, K, 1.0, ma, 0, lda, mb, 0, ldb, 0.0, mc, 0, N, &cq,
+                         NULL);
     else
-        s = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, M, N, K, 1.0f, ma,
-                         0, K, mb, 0, N, 0.0f, mc, 0, N, &cq, NULL);
+        s = CLBlastSgemm(CLBlastLayoutRowMajor, oa, ob, M, N, K, 1.0f, ma, 0, lda, mb, 0, ldb, 0.0f, mc, 0, N, &cq,
+                         NULL);
     if (s == CLBlastSuccess) {
         cl_int e = clFinish(cq);
         if (e == CL_SUCCESS)

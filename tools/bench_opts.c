@@ -24,8 +24,17 @@ void bench_usage(FILE *f)
         "                    or emulating ones (Oclgrind, llvmpipe); 'all' takes those too.\n"
         "  --op LIST         matmul,add (default both)\n"
         "  --dtype LIST      f32,f64 (default both; f64 only where the device has it)\n"
-        "  --sizes LIST      matmul sizes: N (square) or MxNxK; default\n"
+        "  --sizes LIST      matmul sizes: N (square) or MxNxK, each optionally :NN, :NT,\n"
+        "                    :TN or :TT (op(A), op(B) transposed: clrt_gemm against cblas_?gemm\n"
+        "                    with the same transposes); default\n"
         "                    256,512,1000,1024,1031,2048,4096,1000x1000x1,1024x1024x1\n"
+        "  --trans LIST      NN,NT,TN,TT: run every matmul size once per transpose pair\n"
+        "  --cnn             the products the article's CNN trains with at batch 64\n"
+        "                    (im2col + GEMM: forward, weight and input gradients), in\n"
+        "                    place of the default sizes (added to --sizes when given)\n"
+        "  --gemm-extras     products also timed side by side with alpha = 1.5, beta = 0.5\n"
+        "                    (the cost of scaling and accumulating) and on views of larger\n"
+        "                    buffers (the cost of a row stride and offsets)\n"
         "  --add-sizes LIST  add element counts, 1e6 notation allowed; default 1e3,1e4,...,1e8\n"
         "  --quick           a short run: matmul 256,1000,1024,1000x1000x1,1024x1024x1,\n"
         "                    add 1e3,1e6,1e7,\n"
@@ -111,8 +120,30 @@ static int parse_count(const char *s, size_t *out)
     return 0;
 }
 
-static int parse_shape(const char *s, bench_shape *out)
+/* "NN", "NT", "TN" or "TT": op(A) then op(B). */
+static int parse_trans(const char *s, int *ta, int *tb)
 {
+    if (strlen(s) != 2 || !strchr("NT", s[0]) || !strchr("NT", s[1]))
+        return -1;
+    *ta = s[0] == 'T';
+    *tb = s[1] == 'T';
+    return 0;
+}
+
+/* "N", "MxNxK", either with ":NT" (the transposes) after it. */
+static int parse_shape(const char *text, bench_shape *out)
+{
+    char s[64];
+    if (strlen(text) >= sizeof s)
+        return -1;
+    strcpy(s, text);
+    out->ta = out->tb = 0;
+    char *colon = strchr(s, ':');
+    if (colon) {
+        *colon = '\0';
+        if (parse_trans(colon + 1, &out->ta, &out->tb) != 0)
+            return -1;
+    }
     size_t v[3];
     int n = 0;
     const char *p = s;
@@ -170,6 +201,16 @@ static int add_shape(const char *s, void *arg)
     if (o->nmatmul >= BENCH_MAX_SIZES)
         return -1;
     return parse_shape(s, &o->matmul[o->nmatmul++]);
+}
+
+/* --trans: every product size so far once per listed transpose pair. */
+static int add_trans(const char *s, void *arg)
+{
+    int *mask = arg, ta, tb;
+    if (parse_trans(s, &ta, &tb) != 0)
+        return -1;
+    *mask |= 1 << (ta | tb << 1);
+    return 0;
 }
 
 static int add_count(const char *s, void *arg)
@@ -235,16 +276,16 @@ static int bad(const char *opt, const char *value)
 
 int bench_opts_parse(bench_opts *o, int argc, char **argv)
 {
-    static const bench_shape default_mm[] = {{256, 256, 256},    {512, 512, 512},    {1000, 1000, 1000},
-                                             {1024, 1024, 1024}, {1031, 1031, 1031}, {2048, 2048, 2048},
-                                             {4096, 4096, 4096}, {1000, 1000, 1},       {1024, 1024, 1}};
+    static const bench_shape default_mm[] = {{256, 256, 256, 0, 0},    {512, 512, 512, 0, 0},    {1000, 1000, 1000, 0, 0},
+                                             {1024, 1024, 1024, 0, 0}, {1031, 1031, 1031, 0, 0}, {2048, 2048, 2048, 0, 0},
+                                             {4096, 4096, 4096, 0, 0}, {1000, 1000, 1, 0, 0},       {1024, 1024, 1, 0, 0}};
     static const bench_shape quick_mm[] = {
-        {256, 256, 256}, {1000, 1000, 1000}, {1024, 1024, 1024}, {1000, 1000, 1}, {1024, 1024, 1}};
+        {256, 256, 256, 0, 0}, {1000, 1000, 1000, 0, 0}, {1024, 1024, 1024, 0, 0}, {1000, 1000, 1, 0, 0}, {1024, 1024, 1, 0, 0}};
     static const size_t default_add[] = {1000, 10000, 100000, 1000000, 10000000, 100000000};
     static const size_t quick_add[] = {1000, 1000000, 10000000};
 
     memset(o, 0, sizeof *o);
-    int sizes_given = 0, add_given = 0, ops_given = 0, dtypes_given = 0;
+    int sizes_given = 0, add_given = 0, ops_given = 0, dtypes_given = 0, trans_mask = 0, cnn = 0;
     int reps = -1, min_reps = -1, warmup = -1, cold = -1, tune_passes = -1;
     double min_time = -1, max_time = -1;
     o->first = o->child = o->overhead = 1;
@@ -295,6 +336,14 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
             sizes_given = 1;
             if (each_item(v, add_shape, o) != 0)
                 return bad(a, v);
+        } else if (strcmp(a, "--trans") == 0) {
+            TAKES_VALUE;
+            if (each_item(v, add_trans, &trans_mask) != 0)
+                return bad(a, v);
+        } else if (strcmp(a, "--cnn") == 0) {
+            cnn = 1;
+        } else if (strcmp(a, "--gemm-extras") == 0) {
+            o->gemm_extras = 1;
         } else if (strcmp(a, "--add-sizes") == 0) {
             TAKES_VALUE;
             if (!add_given)
@@ -415,6 +464,34 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         const bench_shape *src = o->quick ? quick_mm : default_mm;
         o->nmatmul = o->quick ? sizeof quick_mm / sizeof *quick_mm : sizeof default_mm / sizeof *default_mm;
         memcpy(o->matmul, src, o->nmatmul * sizeof *src);
+    }
+    if (trans_mask) { /* each size once per transpose pair asked for */
+        bench_shape base[BENCH_MAX_SIZES];
+        size_t nbase = o->nmatmul;
+        memcpy(base, o->matmul, nbase * sizeof *base);
+        o->nmatmul = 0;
+        for (size_t i = 0; i < nbase; i++)
+            for (int t = 0; t < 4; t++)
+                if (trans_mask & (1 << t)) {
+                    if (o->nmatmul >= BENCH_MAX_SIZES)
+                        return bad("--trans", "(too many products)");
+                    o->matmul[o->nmatmul] = base[i];
+                    o->matmul[o->nmatmul].ta = t & 1;
+                    o->matmul[o->nmatmul++].tb = t >> 1;
+                }
+    }
+    if (cnn) { /* the article's CNN at batch 64, as im2col + GEMM: forward, weight and input gradients */
+        static const bench_shape cnn_mm[] = {
+            {20, 36864, 25, 0, 0}, {50, 4096, 500, 0, 0}, {64, 500, 800, 0, 1}, {500, 800, 64, 1, 0},
+            {20, 25, 36864, 0, 1}, {50, 500, 4096, 0, 1}, {500, 4096, 50, 1, 0}, {64, 10, 500, 0, 0},
+            {10, 500, 64, 0, 0}};
+        if (!sizes_given)
+            o->nmatmul = 0;
+        for (size_t i = 0; i < sizeof cnn_mm / sizeof *cnn_mm; i++) {
+            if (o->nmatmul >= BENCH_MAX_SIZES)
+                return bad("--cnn", "(too many products)");
+            o->matmul[o->nmatmul++] = cnn_mm[i];
+        }
     }
     if (!add_given) {
         const size_t *src = o->quick ? quick_add : default_add;

@@ -8,8 +8,10 @@
 enum { BENCH_MAX_SIZES = 64, BENCH_MAX_DEVICES = 32 };
 enum bench_format { BENCH_TABLE, BENCH_JSON, BENCH_CSV };
 
+/* A product's shape: op(A) M x K, op(B) K x N, with op = transpose when ta / tb. */
 typedef struct bench_shape {
     size_t m, n, k;
+    int ta, tb;
 } bench_shape;
 
 typedef struct bench_opts {
@@ -35,6 +37,7 @@ typedef struct bench_opts {
     int openblas, clblast, host;
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */
+    int gemm_extras;            /* products: also alpha/beta and views side by side */
     enum bench_format format;
     const char *plot;           /* PNG path, or NULL */
     int progress;               /* -1: when stderr is a terminal */

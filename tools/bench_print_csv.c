@@ -16,7 +16,7 @@ static void csv_str(FILE *f, const char *s)
 
 void bench_print_csv(FILE *f, const bench_report *r)
 {
-    fputs("device,device_name,op,dtype,m,n,k,impl,median_s,min_s,max_s,reps,rate,unit,ratio_clrt_over_this,"
+    fputs("device,device_name,op,dtype,m,n,k,trans,impl,median_s,min_s,max_s,reps,rate,unit,ratio_clrt_over_this,"
           "first_call_s,checked,wrong,failed,params,note\n",
           f);
     for (size_t i = 0; i < r->ncases; i++) {
@@ -27,8 +27,9 @@ void bench_print_csv(FILE *f, const bench_report *r)
                 continue;
             fprintf(f, "%zu,", r->devices[c->device].info.index);
             csv_str(f, r->devices[c->device].info.name);
-            fprintf(f, ",%s,%s,%zu,%zu,%zu,%s,", bench_op_name(c->op), bench_dtype_name(c->dbl),
-                    c->m, c->n, c->k, bench_impl_name[k]);
+            fprintf(f, ",%s,%s,%zu,%zu,%zu,%s,%s,", bench_op_name(c->op), bench_dtype_name(c->dbl), c->m, c->n,
+                    c->k, c->op == BENCH_MATMUL ? (c->ta ? (c->tb ? "TT" : "TN") : (c->tb ? "NT" : "NN")) : "",
+                    bench_impl_name[k]);
             if (bench_result_usable(x))
                 fprintf(f, "%.9g,%.9g,%.9g,%d,%.6g,", x->st.median, x->st.min, x->st.max, x->st.reps, x->rate);
             else

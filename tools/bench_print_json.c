@@ -125,6 +125,12 @@ void bench_print_json(FILE *f, const bench_report *r)
                 i ? "," : "", r->devices[c->device].info.index, bench_op_name(c->op),
                 bench_dtype_name(c->dbl), c->m, c->n, c->k, bench_unit(c->op), bench_case_work(c));
         bench_json_num(f, c->first_s, c->first_s >= 0);
+        if (c->op == BENCH_MATMUL)
+            fprintf(f, ", \"trans\": \"%c%c\"", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N');
+        if (c->ab_ratio > 0)
+            fprintf(f, ", \"alpha_beta_ratio\": %.4f", c->ab_ratio);
+        if (c->view_ratio > 0)
+            fprintf(f, ", \"view_ratio\": %.4f", c->view_ratio);
         if (c->nb_ratio > 0)
             fprintf(f, ", \"round_neighbour\": {\"m\": %zu, \"n\": %zu, \"k\": %zu, \"rate\": %.6g, "
                        "\"ratio\": %.4f}",

@@ -11,9 +11,9 @@ static void shape_text(const bench_case *c, char *buf, size_t cap)
     if (c->op == BENCH_ADD)
         snprintf(buf, cap, "%zu", c->n);
     else if (c->m == c->n && c->n == c->k)
-        snprintf(buf, cap, "%zu", c->n);
+        snprintf(buf, cap, "%zu%s", c->n, bench_trans_suffix(c));
     else
-        snprintf(buf, cap, "%zux%zux%zu", c->m, c->n, c->k);
+        snprintf(buf, cap, "%zux%zux%zu%s", c->m, c->n, c->k, bench_trans_suffix(c));
 }
 
 static void rate_text(const bench_result *x, char *buf, size_t cap)
@@ -93,6 +93,15 @@ static void print_case(FILE *f, const bench_case *c)
 
 static void print_notes(FILE *f, const bench_case *c)
 {
+    if (c->ab_ratio > 0 || c->view_ratio > 0) {
+        char ab[32] = "-", view[32] = "-";
+        if (c->ab_ratio > 0)
+            snprintf(ab, sizeof ab, "x%.2f", c->ab_ratio);
+        if (c->view_ratio > 0)
+            snprintf(view, sizeof view, "x%.2f", c->view_ratio);
+        fprintf(f, "      speed over the plain product, side by side: alpha 1.5 beta 0.5 %s, on views %s\n", ab,
+                view);
+    }
     for (int i = 0; i < IMPL_KINDS; i++) {
         const bench_result *x = &c->r[i];
         if (x->present && (x->failed || x->wrong) && x->note[0])

@@ -76,18 +76,20 @@ const char *bench_openblas_config(void)
 #endif
 }
 
-int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const void *b, void *c)
+int bench_host_gemm(int dbl, int ta, int tb, size_t M, size_t N, size_t K, const void *a, const void *b, void *c)
 {
 #ifdef CLRT_BENCH_OPENBLAS
+    const enum CBLAS_TRANSPOSE oa = ta ? CblasTrans : CblasNoTrans, ob = tb ? CblasTrans : CblasNoTrans;
+    const blasint lda = (blasint)(ta ? M : K), ldb = (blasint)(tb ? K : N);
     if (dbl)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0,
-                    a, (blasint)K, b, (blasint)N, 0.0, c, (blasint)N);
+        cblas_dgemm(CblasRowMajor, oa, ob, (blasint)M, (blasint)N, (blasint)K, 1.0, a, lda, b, ldb, 0.0, c,
+                    (blasint)N);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0f,
-                    a, (blasint)K, b, (blasint)N, 0.0f, c, (blasint)N);
+        cblas_sgemm(CblasRowMajor, oa, ob, (blasint)M, (blasint)N, (blasint)K, 1.0f, a, lda, b, ldb, 0.0f, c,
+                    (blasint)N);
     return 0;
 #else
-    (void)dbl, (void)M, (void)N, (void)K, (void)a, (void)b, (void)c;
+    (void)dbl, (void)ta, (void)tb, (void)M, (void)N, (void)K, (void)a, (void)b, (void)c;
     return -1;
 #endif
 }
@@ -102,7 +104,7 @@ int bench_host_gemm_wake(int dbl)
         buf = calloc(3 * WAKE_N * WAKE_N, sizeof *buf);
     if (!buf)
         return -1;
-    return bench_host_gemm(dbl, WAKE_N, WAKE_N, WAKE_N, buf, buf + WAKE_N * WAKE_N, buf + 2 * WAKE_N * WAKE_N);
+    return bench_host_gemm(dbl, 0, 0, WAKE_N, WAKE_N, WAKE_N, buf, buf + WAKE_N * WAKE_N, buf + 2 * WAKE_N * WAKE_N);
 }
 
 /* ---- host add pool: workers wait at a barrier for a job, run their slice,
@@ -244,6 +246,12 @@ static double get(const void *p, int dbl, size_t i)
 size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
                           size_t K, size_t max_rows, size_t *checked)
 {
+    return bench_check_gemm(dbl, 0, 0, a, b, c, M, N, K, max_rows, checked);
+}
+
+size_t bench_check_gemm(int dbl, int ta, int tb, const void *a, const void *b, const void *c, size_t M, size_t N,
+                        size_t K, size_t max_rows, size_t *checked)
+{
     const double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
     size_t rows = M < max_rows ? M : max_rows, wrong = 0, count = 0;
     for (size_t r = 0; r < rows; r++) {
@@ -251,7 +259,7 @@ size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, 
         for (size_t j = 0; j < N; j++) {
             double ref = 0, abs_ref = 0;
             for (size_t k = 0; k < K; k++) {
-                double x = get(a, dbl, i * K + k), y = get(b, dbl, k * N + j);
+                double x = get(a, dbl, ta ? k * M + i : i * K + k), y = get(b, dbl, tb ? j * K + k : k * N + j);
                 ref += x * y;
                 abs_ref += fabs(x * y);
             }

@@ -17,9 +17,10 @@ const char *bench_openblas_config(void);
  * with AVX-512, as OPENBLAS_CORETYPE=Haswell forces on this Zen 5 machine):
  * it is then far from its best, and a ratio to it flatters clrt. */
 int bench_openblas_core_older(void);
-/* C(MxN) = A(MxK) B(KxN), row-major, float (dbl = 0) or double. 0, or -1
+/* C(MxN) = op(A) op(B), row-major, float (dbl = 0) or double; op(A) is
+ * MxK (A stored KxM when ta), op(B) KxN (B stored NxK when tb). 0, or -1
  * without OpenBLAS. */
-int bench_host_gemm(int dbl, size_t M, size_t N, size_t K, const void *a, const void *b, void *c);
+int bench_host_gemm(int dbl, int ta, int tb, size_t M, size_t N, size_t K, const void *a, const void *b, void *c);
 /* An untimed 256 x 256 x 256 gemm that wakes OpenBLAS's worker threads, so
  * that the call after it runs as back-to-back calls do, with its threads
  * already spinning. 0, or -1 without OpenBLAS or memory. */
@@ -43,6 +44,9 @@ void bench_fill(void *data, int dbl, size_t count, unsigned seed);
 enum { BENCH_CHECK_ROWS = 16 };
 size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
                           size_t K, size_t max_rows, size_t *checked);
+/* The same for c = op(a) op(b) (layouts as bench_host_gemm). */
+size_t bench_check_gemm(int dbl, int ta, int tb, const void *a, const void *b, const void *c, size_t M, size_t N,
+                        size_t K, size_t max_rows, size_t *checked);
 /* c == a + b exactly (one IEEE rounding on both sides). Wrong elements. */
 size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n);
 

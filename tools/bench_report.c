@@ -41,6 +41,12 @@ const char *bench_op_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"
 const char *bench_unit(int op) { return op == BENCH_MATMUL ? "GFLOP/s" : "GB/s"; }
 const char *bench_dtype_name(int dbl) { return dbl ? "f64" : "f32"; }
 
+const char *bench_trans_suffix(const bench_case *c)
+{
+    static const char *const s[4] = {"", " TN", " NT", " TT"};
+    return c->op == BENCH_MATMUL ? s[(c->ta ? 1 : 0) | (c->tb ? 2 : 0)] : "";
+}
+
 int bench_result_usable(const bench_result *x) { return x->present && !x->failed && x->st.reps > 0; }
 
 double bench_ratio(const bench_case *c, int impl, int ref)

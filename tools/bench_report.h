@@ -37,6 +37,7 @@ typedef struct bench_case {
     int op;            /* enum bench_op */
     int dbl;
     size_t m, n, k;    /* add: 1 x n, k = 0 */
+    int ta, tb;        /* matmul: op(A), op(B) transposed (clrt_gemm) */
     double first_s;    /* first call on a fresh context (compile + first run); < 0: not measured */
     int tuned;         /* clrt ran with tuned parameters */
     char params[160];  /* the parameters clrt ran with */
@@ -48,6 +49,10 @@ typedef struct bench_case {
      * rounds); 0: not measured */
     size_t nb_m, nb_n, nb_k;
     double nb_rate, nb_ratio;
+    /* --gemm-extras: clrt's speed with alpha 1.5, beta 0.5, and on views of
+     * larger buffers, over the plain product's (median of the rounds'
+     * side-by-side ratios); 0: not measured */
+    double ab_ratio, view_ratio;
 } bench_case;
 
 /* A new process's first matmul (see bench_first.h). Times in seconds. */
@@ -159,6 +164,8 @@ double bench_case_work(const bench_case *c);
 const char *bench_op_name(int op);  /* "matmul" or "add" */
 const char *bench_unit(int op);     /* "GFLOP/s" or "GB/s" */
 const char *bench_dtype_name(int dbl); /* "f32" or "f64" */
+/* A product's transposes for a label: "" (NN), " NT", " TN" or " TT". */
+const char *bench_trans_suffix(const bench_case *c);
 
 /* 1 when x ran, did not fail and has timed runs: its times and rate mean
  * something (a result can be present, e.g. tried, without them). */

@@ -85,7 +85,14 @@ int bench_params_of(clrt_context *ctx, int op, int dbl, char *buf, size_t cap)
 int bench_run_dev(void *arg)
 {
     bench_dev_run *r = arg;
-    int st = r->op == BENCH_MATMUL ? clrt_matmul(r->q, r->c, r->a, r->b) : clrt_add(r->q, r->c, r->a, r->b);
+    int st;
+    if (r->op == BENCH_MATMUL)
+        st = r->alpha == 0 && r->beta == 0 && !r->ta && !r->tb
+                 ? clrt_matmul(r->q, r->c, r->a, r->b)
+                 : clrt_gemm(r->q, r->ta ? CLRT_TRANS : CLRT_NO_TRANS, r->tb ? CLRT_TRANS : CLRT_NO_TRANS,
+                             r->alpha == 0 && r->beta == 0 ? 1.0 : r->alpha, r->a, r->b, r->beta, r->c);
+    else
+        st = clrt_add(r->q, r->c, r->a, r->b);
     if (st == CLRT_OK)
         st = clrt_queue_finish(r->q);
     r->status = st;
@@ -100,22 +107,43 @@ void bench_bufs_free(bench_bufs *d)
     clrt_buffer_destroy(d->b);
     clrt_buffer_destroy(d->c);
     clrt_buffer_destroy(d->c2);
+    for (int i = 0; i < 3; i++)
+        clrt_buffer_destroy(d->parents[i]);
     memset(d, 0, sizeof *d);
 }
 
+/* rows x cols, plain or (view) a window of a larger parent */
+static int make_one(clrt_context *ctx, clrt_dtype dt, size_t rows, size_t cols, int view, clrt_buffer **parent,
+                    clrt_buffer **out)
+{
+    if (!view)
+        return clrt_buffer_create(out, ctx, dt, rows, cols);
+    int st = clrt_buffer_create(parent, ctx, dt, rows + 2, cols + 5);
+    return st == CLRT_OK ? clrt_buffer_view(out, *parent, 1, 3, rows, cols) : st;
+}
+
 int bench_bufs_make(bench_bufs *d, clrt_context *ctx, clrt_queue *q, const bench_case *c, const void *ha,
-                    const void *hb, int with_c2, char *why, size_t cap)
+                    const void *hb, int with_c2, int view, char *why, size_t cap)
 {
     memset(d, 0, sizeof *d);
     clrt_dtype dt = c->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    size_t ar = c->op == BENCH_MATMUL ? c->m : 1, ac = c->op == BENCH_MATMUL ? c->k : c->n;
-    size_t br = c->op == BENCH_MATMUL ? c->k : 1, bc = c->n;
-    size_t cr = c->op == BENCH_MATMUL ? c->m : 1, cc = c->n;
-    int st = clrt_buffer_create(&d->a, ctx, dt, ar, ac);
+    const int mm = c->op == BENCH_MATMUL;
+    size_t ar = mm ? c->m : 1, ac = mm ? c->k : c->n;
+    size_t br = mm ? c->k : 1, bc = c->n;
+    size_t cr = mm ? c->m : 1, cc = c->n;
+    if (mm && c->ta) { /* stored transposed */
+        ar = c->k;
+        ac = c->m;
+    }
+    if (mm && c->tb) {
+        br = c->n;
+        bc = c->k;
+    }
+    int st = make_one(ctx, dt, ar, ac, view, &d->parents[0], &d->a);
     if (st == CLRT_OK)
-        st = clrt_buffer_create(&d->b, ctx, dt, br, bc);
+        st = make_one(ctx, dt, br, bc, view, &d->parents[1], &d->b);
     if (st == CLRT_OK)
-        st = clrt_buffer_create(&d->c, ctx, dt, cr, cc);
+        st = make_one(ctx, dt, cr, cc, view, &d->parents[2], &d->c);
     if (st == CLRT_OK && with_c2)
         st = clrt_buffer_create(&d->c2, ctx, dt, cr, cc);
     /* clrt_buffer_write blocks until the copy is done: nothing to finish after */

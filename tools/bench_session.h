@@ -53,19 +53,24 @@ typedef struct bench_dev_run {
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
     int op;
+    int ta, tb;            /* matmul: clrt_gemm's transposes */
+    double alpha, beta;    /* matmul: 0, 0 means 1, 0 (clrt_matmul's product) */
     int status;       /* of the last run */
     char why[160];    /* "STATUS: message" of the last failing run */
 } bench_dev_run;
 int bench_run_dev(void *arg);
 
 /* Device buffers for one case in one context: inputs written from the host
- * arrays ha and hb, c for clrt's output, c2 (when with_c2) for CLBlast's. */
+ * arrays ha and hb (stored as the case's transposes say), c for clrt's
+ * output, c2 (when with_c2) for CLBlast's. view: a, b and c are views at
+ * (1, 3) of parents 2 rows and 5 columns larger (held in parents[]). */
 typedef struct bench_bufs {
     clrt_buffer *a, *b, *c, *c2;
+    clrt_buffer *parents[3];
 } bench_bufs;
 /* CLRT_OK, or a status with why set and nothing left allocated. */
 int bench_bufs_make(bench_bufs *d, clrt_context *ctx, clrt_queue *q, const bench_case *c, const void *ha,
-                    const void *hb, int with_c2, char *why, size_t cap);
+                    const void *hb, int with_c2, int view, char *why, size_t cap);
 void bench_bufs_free(bench_bufs *d);
 
 #endif

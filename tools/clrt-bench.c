@@ -202,7 +202,7 @@ int main(int argc, char **argv)
                     bench_run_case(&report, &opts, &s, d, BENCH_MATMUL, dbl, opts.matmul[i]);
             if (opts.run_add)
                 for (size_t i = 0; i < opts.nadd; i++) {
-                    bench_shape sh = {1, opts.add[i], 0};
+                    bench_shape sh = {1, opts.add[i], 0, 0, 0};
                     bench_run_case(&report, &opts, &s, d, BENCH_ADD, dbl, sh);
                 }
             if (opts.run_matmul && opts.child)
