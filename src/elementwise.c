@@ -1,7 +1,7 @@
 /* The elementwise family: clrt_add, clrt_binary, clrt_unary, clrt_axpby,
  * clrt_scale, clrt_fill and clrt_copy. Each checks its arguments, then makes
- * one launch of the context's elementwise kernel for the dtype (kcache.h,
- * k_elementwise.h): over every element as one run when the operands are
+ * one launch of the context's elementwise kernel for the dtype, op and way of
+ * reading b (kcache.h, k_elementwise.h): over every element as one run when the operands are
  * contiguous (the flat path), else row by row with offsets and row strides
  * (views, and b broadcast along rows or columns). */
 #include <math.h>
@@ -93,8 +93,11 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
         return status;
     const clrt_buffer *cb = c->buf, *ab = a ? a->buf : cb, *bb = b ? b->buf : cb;
     const int dtype = (int)cb->dtype;
+    const int bread = form == B_NONE ? CLRT__EW_B_NONE
+                      : (form == B_SAME || form == B_ROW) ? CLRT__EW_B_ROW
+                                                          : CLRT__EW_B_ONE;
     clrt__built *k;
-    status = clrt__kcache_get(q->ctx, CLRT__K_ELEMENTWISE, dtype, 0, func, &k);
+    status = clrt__kcache_get(q->ctx, CLRT__K_ELEMENTWISE, dtype, clrt__ew_variant(op, bread), func, &k);
     if (status != CLRT_OK)
         return status;
     /* one run of rows*cols elements when every operand read as a matrix is one
@@ -105,9 +108,6 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
     cl_ulong c_off = cb->offset, ldc = flat ? cols : cb->ld;
     cl_ulong a_off = ab->offset, lda = flat ? cols : ab->ld;
     cl_ulong b_off = bb->offset, ldb = (form == B_SAME || form == B_COL) && !flat ? bb->ld : 0;
-    cl_int bmode = form == B_NONE ? CLRT__EW_B_NONE : (form == B_SAME || form == B_ROW) ? CLRT__EW_B_ROW
-                                                                                        : CLRT__EW_B_ONE;
-    cl_int opcode = (cl_int)op;
     unsigned char al[8], be[8];
     put_real(al, alpha, dtype);
     put_real(be, beta, dtype);
@@ -115,12 +115,12 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
     const clrt__ew_params p = clrt__ew(&k->p);
     size_t global[2], local[2];
     clrt__ew_geometry(&p, (size_t)rows, (size_t)cols, q->ctx->facts.max_work_item[1], global, local);
-    const size_t sizes[15] = {sizeof opcode, sizeof rows,  sizeof cols,  sizeof(cl_mem), sizeof c_off,
-                              sizeof ldc,    sizeof(cl_mem), sizeof a_off, sizeof lda,   sizeof(cl_mem),
-                              sizeof b_off,  sizeof ldb,   sizeof bmode, real,          real};
-    const void *const values[15] = {&opcode, &rows, &cols,  &cb->cl, &c_off, &ldc, &ab->cl, &a_off,
-                                    &lda,    &bb->cl, &b_off, &ldb,   &bmode, al,   be};
-    return clrt__launch(q, k, func, 15, sizes, values, 2, global, local);
+    const size_t sizes[13] = {sizeof rows,  sizeof cols, sizeof(cl_mem), sizeof c_off, sizeof ldc,
+                              sizeof(cl_mem), sizeof a_off, sizeof lda, sizeof(cl_mem), sizeof b_off,
+                              sizeof ldb,   real,        real};
+    const void *const values[13] = {&rows, &cols, &cb->cl, &c_off, &ldc, &ab->cl, &a_off,
+                                    &lda,  &bb->cl, &b_off, &ldb,  al,   be};
+    return clrt__launch(q, k, func, 13, sizes, values, 2, global, local);
 }
 
 /* c = a op b, b broadcast as its shape says; clrt_add allows only one shape. */

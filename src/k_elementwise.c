@@ -1,6 +1,8 @@
 /* The elementwise kernel's rules (see k_elementwise.h and cl/elementwise.cl). */
 #include "k_elementwise.h"
 
+#include <stdio.h>
+
 #include "clrt/clrt.h"
 #include "util.h"
 
@@ -89,6 +91,13 @@ void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_
     global[1] = clrt__ceil_div(rows, ly) * ly;
 }
 
+/* The launch variant's build options: the op and how b is read. */
+static int variant_options(int variant, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "-DEW_OP=%d -DEW_B=%d", variant / 3, variant % 3);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 static const clrt__param_def params[] = {CLRT__EW_PARAMS(CLRT__PARAM_DEF)};
 
 _Static_assert(sizeof(clrt__ew_params) == sizeof params / sizeof *params * sizeof(unsigned),
@@ -105,4 +114,5 @@ const clrt__kernel_def clrt__k_elementwise = {
     .fit = fit,
     .source = source,
     .entry = "elementwise",
+    .variant_options = variant_options,
 };

@@ -32,17 +32,15 @@ static inline clrt__ew_params clrt__ew(const clrt__pvals *p)
     return e;
 }
 
-/* The kernel's op argument (the same numbers as EW_* in cl/elementwise.cl). */
+/* The op, a build option (EW_OP, the same numbers as in cl/elementwise.cl). */
 typedef enum clrt__ew_op {
-    CLRT__EW_COPY = 0, /* c = a (every dtype) */
-    CLRT__EW_FILL,     /* c = alpha (every dtype) */
-    CLRT__EW_ADD,      /* the binary ops, in clrt_binary_op's order: c = a op b */
+    CLRT__EW_ADD = 0, /* the binary ops, in clrt_binary_op's order: c = a op b */
     CLRT__EW_SUB,
     CLRT__EW_MUL,
     CLRT__EW_DIV,
     CLRT__EW_MIN,
     CLRT__EW_MAX,
-    CLRT__EW_NEG,      /* the unary ops, in clrt_unary_op's order: c = f(a) */
+    CLRT__EW_NEG,     /* the unary ops, in clrt_unary_op's order: c = f(a) */
     CLRT__EW_ABS,
     CLRT__EW_EXP,
     CLRT__EW_LOG,
@@ -50,12 +48,20 @@ typedef enum clrt__ew_op {
     CLRT__EW_RELU,
     CLRT__EW_TANH,
     CLRT__EW_SIGMOID,
-    CLRT__EW_AXPBY,    /* c = alpha a + beta b */
-    CLRT__EW_SCALE     /* c = alpha a */
+    CLRT__EW_AXPBY,   /* c = alpha a + beta b */
+    CLRT__EW_SCALE,   /* c = alpha a */
+    CLRT__EW_COPY,    /* c = a (every dtype) */
+    CLRT__EW_FILL,    /* c = alpha (every dtype) */
+    CLRT__EW_NOPS
 } clrt__ew_op;
 
-/* The kernel's bmode argument: how b is read. */
-enum { CLRT__EW_B_NONE = 0, CLRT__EW_B_ROW = 1, CLRT__EW_B_ONE = 2 };
+/* How b is read, a build option (EW_B): a row of vectors (row stride 0: one row
+ * applied to every row), one value per row (row stride 0: one scalar), not at all. */
+enum { CLRT__EW_B_ROW = 0, CLRT__EW_B_ONE = 1, CLRT__EW_B_NONE = 2 };
+
+/* The kernel cache's launch variant for op and b's reading: variant 0 is add with
+ * b read as rows, clrt_add's (what clrt_context_kernel_cl returns). */
+static inline int clrt__ew_variant(clrt__ew_op op, int bread) { return (int)op * 3 + bread; }
 
 /* NDRange for rows x cols (the flat path: rows = 1, cols = every element):
  * each row gets ceil(cols / (vw * items)) work-items in dimension 0, rows run

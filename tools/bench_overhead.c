@@ -49,16 +49,14 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     cl_command_queue cq = clrt_queue_cl(s->q);
     cl_mem ma = clrt_buffer_cl(a), mb = clrt_buffer_cl(b), mc = clrt_buffer_cl(c);
     /* the arguments and launch rule of cl/elementwise.cl for c = a + b as one row of n
-     * (the flat path): op 2 (add), b read as a row (bmode 1);
+     * (the flat path; the kernel clrt_context_kernel_cl gives is the add):
      * global = roundup(ceil(n / (vw*items)), wg) x 1, local = wg x 1 */
-    const cl_int op = 2, bmode = 1;
     const cl_ulong rows = 1, n = o->n, zero = 0;
     const float scalar = 0;
-    const size_t arg_sizes[15] = {sizeof op, sizeof rows, sizeof n,    sizeof mc,   sizeof zero,
-                                  sizeof n,  sizeof ma,   sizeof zero, sizeof n,    sizeof mb,
-                                  sizeof zero, sizeof zero, sizeof bmode, sizeof scalar, sizeof scalar};
-    const void *const arg_values[15] = {&op, &rows, &n, &mc, &zero, &n, &ma, &zero, &n, &mb,
-                                        &zero, &zero, &bmode, &scalar, &scalar};
+    const size_t arg_sizes[13] = {sizeof rows, sizeof n,    sizeof mc, sizeof zero, sizeof n,
+                                  sizeof ma,   sizeof zero, sizeof n,  sizeof mb,   sizeof zero,
+                                  sizeof zero, sizeof scalar, sizeof scalar};
+    const void *const arg_values[13] = {&rows, &n, &mc, &zero, &n, &ma, &zero, &n, &mb, &zero, &zero, &scalar, &scalar};
     char params[256];
     unsigned vw = 0, items = 0, wg = 0;
     if (clrt_tune_current(s->ctx, "elementwise", CLRT_FLOAT32, params, sizeof params, NULL) != CLRT_OK ||
@@ -76,7 +74,7 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     int rounds = opts->quick ? 7 : MAX_ROUNDS;
     double tc[MAX_ROUNDS], tr[MAX_ROUNDS], ta[MAX_ROUNDS], ratio[MAX_ROUNDS];
     int failed = 0;
-    for (cl_uint i = 0; i < 15 && e == CL_SUCCESS; i++)
+    for (cl_uint i = 0; i < 13 && e == CL_SUCCESS; i++)
         e = clSetKernelArg(kernel, i, arg_sizes[i], arg_values[i]);
     for (int round = 0; round < rounds && !failed && e == CL_SUCCESS; round++) {
         double t0 = bench_now();
@@ -95,7 +93,7 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
         /* raw, arguments set for every operation */
         t0 = bench_now();
         for (int i = 0; i < o->ops && e == CL_SUCCESS; i++) {
-            for (cl_uint j = 0; j < 15 && e == CL_SUCCESS; j++)
+            for (cl_uint j = 0; j < 13 && e == CL_SUCCESS; j++)
                 e = clSetKernelArg(kernel, j, arg_sizes[j], arg_values[j]);
             e |= clEnqueueNDRangeKernel(cq, kernel, 2, NULL, global, local, 0, NULL, NULL);
         }
