@@ -185,6 +185,10 @@ int clrt_axpby(clrt_queue *q, double alpha, const clrt_buffer *x, double beta, c
         status = same_shape(func, &oy, &ox);
     if (status != CLRT_OK)
         return status;
+    /* beta == 0: y is not read (NaN or infinity there does not propagate, the BLAS
+     * rule gemm follows too), so a y of undefined contents can be written */
+    if (beta == 0.0)
+        return launch(q, func, CLRT__EW_SCALE, &oy, &ox, NULL, B_NONE, alpha, 0);
     /* y is both the output and b: the very same window, read before written */
     return launch(q, func, CLRT__EW_AXPBY, &oy, &ox, &oy, B_SAME, alpha, beta);
 }
