@@ -39,9 +39,11 @@ done
 # what was written, a new process must run with
 file=$(ls "$dir"/tuned/*.tuned 2>/dev/null) || fail "the tuner wrote no file"
 for op in add matmul; do
-    line=$(grep "^$op float32 " "$file" || true)
+    kernel=$op
+    [ "$op" = add ] && kernel=elementwise # --op add times (and tunes) the elementwise kernel
+    line=$(grep "^$kernel float32 " "$file" || true)
     [ -n "$line" ] || { echo "$op f32: the defaults stayed (nothing won by 3%), nothing to read back"; continue; }
-    want=${line#"$op float32 "}
+    want=${line#"$kernel float32 "}
     run=$dir/run-$op.json
     CLRT_CACHE_DIR=$dir "$b/tools/clrt-bench" --op "$op" --dtype f32 --sizes 64 --add-sizes 1000 --quick \
         --no-child --no-first --no-overhead --no-default --no-openblas --no-clblast --no-host --no-progress \

@@ -47,7 +47,7 @@ struct clrt_queue {
     unsigned tag;
     clrt_context *ctx;
     cl_command_queue cl;
-    /* matmul's packed copy of B (ops.c), a slice of column panels at a time: kept
+    /* matmul's packed copy of B (gemm.c), a slice of column panels at a time: kept
      * between calls, since a fresh buffer costs its first-touch page faults on every
      * call (measured on POCL: ~30 ms for 64 MiB); grows to the largest slice needed,
      * at most clrt__matmul_pack_scratch_max. The lock is held from the first pack

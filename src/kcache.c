@@ -17,8 +17,13 @@ struct clrt__kcache {
         atomic_uint gen;            /* bumped by an override: older kernels are retired */
         int has_override;           /* under lock */
         clrt__pvals override;
-    } slot[CLRT__K_COUNT][2];       /* [kernel][dtype - 1] */
+    } slot[CLRT__K_COUNT][2];       /* [kernel][param_dtype - 1] */
 };
+
+/* The dtype whose parameters (override, tuned entry) a kernel of dtype is
+ * built with: int32 kernels (the elementwise copy and fill) only move 4-byte
+ * elements, as float32 ones do, and are neither tuned nor overridden apart. */
+static int param_dtype(int dtype) { return dtype == CLRT_INT32 ? CLRT_FLOAT32 : dtype; }
 
 int clrt__kcache_create(clrt_context *ctx)
 {
@@ -160,7 +165,7 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
 static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, const char *func, clrt__built **out)
 {
     struct clrt__kcache *kc = ctx->kernels;
-    struct slot *s = &kc->slot[kernel][dtype - 1];
+    struct slot *s = &kc->slot[kernel][param_dtype(dtype) - 1];
     const clrt__kernel_def *def = clrt__kernel_at(kernel);
     const size_t elem = clrt__dtype_size(dtype);
     clrt__built *b = calloc(1, sizeof *b);
@@ -177,7 +182,7 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
         b->origin = CLRT_PARAMS_OVERRIDE;
     } else {
         def->defaults(&ctx->facts, elem, &b->p);
-        if (clrt__tuned_lookup(&ctx->info, &ctx->facts, kernel, dtype, &b->p))
+        if (clrt__tuned_lookup(&ctx->info, &ctx->facts, kernel, param_dtype(dtype), &b->p))
             b->origin = CLRT_PARAMS_TUNED;
     }
     int status = build_fitted(ctx, def, b, func);
@@ -201,7 +206,7 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
 int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func, clrt__built **out)
 {
     struct clrt__kcache *kc = ctx->kernels;
-    struct slot *s = &kc->slot[kernel][dtype - 1];
+    struct slot *s = &kc->slot[kernel][param_dtype(dtype) - 1];
     clrt__built *b = find(kc, kernel, dtype, variant, atomic_load_explicit(&s->gen, memory_order_acquire));
     if (b) {
         *out = b;

@@ -35,7 +35,8 @@ typedef struct clrt__built {
 int clrt__kcache_create(clrt_context *ctx);
 void clrt__kcache_release(clrt_context *ctx);
 
-/* The built kernel for (kernel, dtype, variant), built now if needed. */
+/* The built kernel for (kernel, dtype, variant), built now if needed. An
+ * int32 kernel (REAL = int) takes the float32 parameters and override. */
 int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func,
                      clrt__built **out);
 

@@ -6,17 +6,27 @@
 #include "clrt/clrt.h"
 
 static const clrt__kernel_def *const table[CLRT__K_COUNT] = {
-    [CLRT__K_ADD] = &clrt__k_add,
+    [CLRT__K_ELEMENTWISE] = &clrt__k_elementwise,
     [CLRT__K_MATMUL] = &clrt__k_matmul,
 };
 
 const clrt__kernel_def *clrt__kernel_at(int id) { return id >= 0 && id < CLRT__K_COUNT ? table[id] : NULL; }
+
+/* Names a kernel had before: tuned files and programs written with them keep
+ * working. The elementwise kernel was "add" while add was all it ran. */
+static const struct {
+    const char *name;
+    int id;
+} old_names[] = {{"add", CLRT__K_ELEMENTWISE}};
 
 int clrt__kernel_find(const char *name)
 {
     for (int i = 0; name && i < CLRT__K_COUNT; i++)
         if (strcmp(table[i]->name, name) == 0)
             return i;
+    for (size_t i = 0; name && i < sizeof old_names / sizeof *old_names; i++)
+        if (strcmp(old_names[i].name, name) == 0)
+            return old_names[i].id;
     return -1;
 }
 

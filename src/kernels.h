@@ -7,15 +7,16 @@
 
 #include <stddef.h>
 
-#include "k_add.h"
+#include "k_elementwise.h"
 #include "k_matmul.h"
 #include "params.h"
 
 /* Positions in the table: the kernel cache's slots. */
-enum clrt__kernel_id { CLRT__K_ADD, CLRT__K_MATMUL, CLRT__K_COUNT };
+enum clrt__kernel_id { CLRT__K_ELEMENTWISE, CLRT__K_MATMUL, CLRT__K_COUNT };
 
 const clrt__kernel_def *clrt__kernel_at(int id);
-/* The id of the kernel called name, or -1. */
+/* The id of the kernel called name (or an earlier name of it: "add" is the
+ * elementwise kernel), or -1. */
 int clrt__kernel_find(const char *name);
 
 /* clrt_dtype -> element type and size (0 when not a dtype); dtypes a kernel takes. */

@@ -520,7 +520,8 @@ int clrt_tune_run(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const
         t.final_sizes[t.nfinal++] = 2 * size;
     size_t count = 0;
     for (size_t i = 0; i < t.nfinal; i++) {
-        size_t c = product ? t.final_sizes[i] * t.final_sizes[i] : t.final_sizes[i];
+        const clrt__shape sh = clrt__work_shape(t.id, t.final_sizes[i]);
+        size_t c = product ? t.final_sizes[i] * t.final_sizes[i] : sh.m * sh.n;
         count = c > count ? c : count;
     }
     const size_t elem = clrt__dtype_size(t.dtype);

@@ -9,19 +9,27 @@
 
 #include "kernels.h"
 
+/* The elementwise kernel's run (clrt__work_run): c = a + b (the flat path, bound by
+ * memory), c = sigmoid(c) (flat, bound by arithmetic on CPUs), c = c + b's first row
+ * broadcast to every row (the row-by-row path), in the rows x cols timing shape below. */
+enum { EW_ROWS = 64 };
+
 clrt__shape clrt__work_shape(int kernel, size_t size)
 {
-    clrt__shape s = {1, size, 0};
     if (kernel == CLRT__K_MATMUL)
-        s.m = s.k = size;
-    return s;
+        return (clrt__shape){size, size, size};
+    /* EW_ROWS rows once there are enough elements, so that the broadcast takes the row path */
+    const size_t m = size >= (size_t)EW_ROWS * EW_ROWS ? EW_ROWS : 1;
+    return (clrt__shape){m, (size + m - 1) / m, 0};
 }
 
 double clrt__work_amount(int kernel, int dtype, clrt__shape s)
 {
     if (kernel == CLRT__K_MATMUL)
         return 2.0 * (double)s.m * (double)s.n * (double)s.k;
-    return 3.0 * (double)s.n * (double)clrt__dtype_size(dtype); /* two reads, one write */
+    /* bytes: 3 for the add, 2 for the sigmoid in place, 2 for the broadcast add in
+     * place (and its row) */
+    return (7.0 * (double)s.m + 1.0) * (double)s.n * (double)clrt__dtype_size(dtype);
 }
 
 const char *clrt__work_unit(int kernel) { return kernel == CLRT__K_MATMUL ? "GFLOP/s" : "GB/s"; }
@@ -37,7 +45,7 @@ static void dims(int kernel, clrt__shape s, size_t d[3][2])
         d[2][0] = s.m, d[2][1] = s.n;
     } else {
         for (int i = 0; i < 3; i++)
-            d[i][0] = 1, d[i][1] = s.n;
+            d[i][0] = s.m, d[i][1] = s.n;
     }
 }
 
@@ -46,7 +54,8 @@ void clrt__work_free(clrt__work *w)
     clrt_buffer_destroy(w->a);
     clrt_buffer_destroy(w->b);
     clrt_buffer_destroy(w->c);
-    w->a = w->b = w->c = NULL;
+    clrt_buffer_destroy(w->brow);
+    w->a = w->b = w->c = w->brow = NULL;
 }
 
 int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s,
@@ -63,6 +72,8 @@ int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clr
         st = clrt_buffer_write(q, w->a, ha, d[0][0] * d[0][1]);
     if (st == CLRT_OK)
         st = clrt_buffer_write(q, w->b, hb, d[1][0] * d[1][1]);
+    if (st == CLRT_OK && kernel != CLRT__K_MATMUL)
+        st = clrt_buffer_view(&w->brow, w->b, 0, 0, 1, d[1][1]);
     if (st != CLRT_OK)
         clrt__work_free(w);
     return st;
@@ -71,18 +82,28 @@ int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clr
 int clrt__work_run(void *arg)
 {
     clrt__work *w = arg;
-    int st = w->kernel == CLRT__K_MATMUL ? clrt_matmul(w->q, w->c, w->a, w->b) : clrt_add(w->q, w->c, w->a, w->b);
+    int st;
+    if (w->kernel == CLRT__K_MATMUL) {
+        st = clrt_matmul(w->q, w->c, w->a, w->b);
+    } else {
+        st = clrt_add(w->q, w->c, w->a, w->b);
+        if (st == CLRT_OK)
+            st = clrt_unary(w->q, CLRT_OP_SIGMOID, w->c, w->c);
+        if (st == CLRT_OK)
+            st = clrt_binary(w->q, CLRT_OP_ADD, w->c, w->c, w->brow);
+    }
     return st == CLRT_OK ? clrt_queue_finish(w->q) : st;
 }
 
 size_t clrt__work_check_shapes(int kernel, clrt__shape *out, size_t cap)
 {
     /* matmul: edge tiles both ways, thinner than a tile, K not a multiple of the
-     * k block, K = 1; add: odd lengths */
+     * k block, K = 1; elementwise: odd lengths (one row: every op flat), odd rows
+     * (the broadcast by rows), one column (the broadcast of one element) */
     static const clrt__shape mm[] = {{67, 83, 777}, {5, 7, 33}, {129, 1, 65}, {1, 131, 17}, {40, 50, 1}};
-    static const clrt__shape add[] = {{1, 1, 0}, {1, 17, 0}, {1, 100003, 0}};
-    const clrt__shape *src = kernel == CLRT__K_MATMUL ? mm : add;
-    size_t n = kernel == CLRT__K_MATMUL ? sizeof mm / sizeof *mm : sizeof add / sizeof *add;
+    static const clrt__shape ew[] = {{1, 1, 0}, {1, 17, 0}, {1, 100003, 0}, {7, 33, 0}, {65, 1, 0}, {33, 1031, 0}};
+    const clrt__shape *src = kernel == CLRT__K_MATMUL ? mm : ew;
+    size_t n = kernel == CLRT__K_MATMUL ? sizeof mm / sizeof *mm : sizeof ew / sizeof *ew;
     for (size_t i = 0; i < n && i < cap; i++)
         out[i] = src[i];
     return n < cap ? n : cap;
@@ -153,16 +174,21 @@ static size_t wrong_matmul(int dtype, const void *a, const void *b, const void *
     return wrong;
 }
 
-/* add is exact: the sum rounded once, in the dtype */
-static size_t wrong_add(int dtype, const void *a, const void *b, const void *c, size_t n)
+/* Wrong elements of c = sigmoid(a + b) + b[0][j] (clrt__work_run), against the host
+ * in double: the sum rounded once, the sigmoid within 16 units of rounding (the
+ * OpenCL bounds of exp and of the division, and two roundings), the last sum once. */
+static size_t wrong_elementwise(int dtype, const void *a, const void *b, const void *c, clrt__shape s)
 {
+    const double u = dtype == CLRT_FLOAT64 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
     size_t wrong = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (dtype == CLRT_FLOAT64)
-            wrong += !(((const double *)c)[i] == ((const double *)a)[i] + ((const double *)b)[i]);
-        else
-            wrong += !(((const float *)c)[i] == (float)(((const float *)a)[i] + ((const float *)b)[i]));
-    }
+    for (size_t i = 0; i < s.m; i++)
+        for (size_t j = 0; j < s.n; j++) {
+            const size_t e = i * s.n + j;
+            const double sum = get(a, dtype, e) + get(b, dtype, e);
+            const double sig = 1.0 / (1.0 + exp(-sum)), bias = get(b, dtype, j);
+            const double want = sig + bias;
+            wrong += !(fabs(get(c, dtype, e) - want) <= 24.0 * u * (fabs(sig) + fabs(bias)) + 1e-300);
+        }
     return wrong;
 }
 
@@ -187,7 +213,8 @@ int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, c
         if (st == CLRT_OK)
             st = clrt_buffer_read(q, w.c, c, nc);
         if (st == CLRT_OK)
-            wrong = kernel == CLRT__K_MATMUL ? wrong_matmul(dtype, a, b, c, s, rows) : wrong_add(dtype, a, b, c, s.n);
+            wrong = kernel == CLRT__K_MATMUL ? wrong_matmul(dtype, a, b, c, s, rows)
+                                             : wrong_elementwise(dtype, a, b, c, s);
         clrt__work_free(&w);
     }
     free(a);

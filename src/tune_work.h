@@ -10,8 +10,8 @@
 #include "clrt/clrt.h"
 #include "params.h"
 
-/* A shape: m x n x k for products (a m x k, b k x n, c m x n); n elements
- * (m = 1, k = 0) for elementwise kernels. */
+/* A shape: m x n x k for products (a m x k, b k x n, c m x n); m x n (k = 0)
+ * for the elementwise kernel (a, b and c m x n). */
 typedef struct clrt__shape {
     size_t m, n, k;
 } clrt__shape;
@@ -21,9 +21,10 @@ typedef struct clrt__work {
     int kernel;
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
+    clrt_buffer *brow; /* elementwise: b's first row, a view (the broadcast operand) */
 } clrt__work;
 
-/* The shape timed at size (n x n x n, or n elements). */
+/* The shape timed at size (n x n x n, or about n elements). */
 clrt__shape clrt__work_shape(int kernel, size_t size);
 /* FLOP or bytes of one run at s, and the unit of work per second. */
 double clrt__work_amount(int kernel, int dtype, clrt__shape s);

@@ -12,7 +12,7 @@
 #include "test_util.h"
 
 #include "device.h"
-#include "k_add.h"
+#include "k_elementwise.h"
 #include "k_matmul.h"
 #include "params.h"
 
@@ -290,8 +290,8 @@ static void gemm_shipped_gpu_defaults(void **state)
             if (!dbl)
                 assert_int_equal(m.tm * m.wgx, gpu_classes[g].tile_f32);
             assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
-            clrt__k_add.defaults(&f, dbl ? 8 : 4, &p);
-            assert_int_equal(clrt__params_text(&clrt__k_add, &p, add, sizeof add), 0);
+            clrt__k_elementwise.defaults(&f, dbl ? 8 : 4, &p);
+            assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
             print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, dbl ? "f64" : "f32", mm, add);
 
             clrt_context *ctx = tu_context_on(&fx->dev);

@@ -144,10 +144,10 @@ static void oversized_work_groups_are_fitted(void **state)
         assert_int_equal(clrt__params_parse(&clrt__k_matmul, mm, &p, why, sizeof why), 0);
         assert_int_equal(clrt__k_matmul.fit(&facts, 4, facts.max_work_group, &p), 1);
         assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
-        clrt__k_add.defaults(&facts, 4, &p);
-        assert_int_equal(clrt__params_parse(&clrt__k_add, add, &p, why, sizeof why), 0);
-        assert_int_equal(clrt__k_add.fit(&facts, 4, facts.max_work_group, &p), 1);
-        assert_int_equal(clrt__params_text(&clrt__k_add, &p, add, sizeof add), 0);
+        clrt__k_elementwise.defaults(&facts, 4, &p);
+        assert_int_equal(clrt__params_parse(&clrt__k_elementwise, add, &p, why, sizeof why), 0);
+        assert_int_equal(clrt__k_elementwise.fit(&facts, 4, facts.max_work_group, &p), 1);
+        assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
         check_ops(33, 17, 9, mm, add, mm_got, add_got);
         /* the groups fit the device; the rest of the variant is as asked */
         if (tu_param(mm_got, "wgx") * tu_param(mm_got, "wgy") > (long)dev.max_work_group ||

@@ -83,26 +83,26 @@ static void tuned_matmul(size_t elem, clrt__pvals *out)
 
 static void tuned_add(size_t elem, clrt__pvals *out)
 {
-    clrt__k_add.defaults(&facts, elem, out);
-    clrt__add_params p = clrt__add(out);
+    clrt__k_elementwise.defaults(&facts, elem, out);
+    clrt__ew_params p = clrt__ew(out);
     p.items = p.items == 2 ? 4 : 2;
     p.vw = p.vw >= 4 ? p.vw / 2 : 4;
     memcpy(out->v, &p, sizeof p);
     char why[200];
-    if (clrt__params_check(&clrt__k_add, &facts, elem, out, why, sizeof why) != 0)
+    if (clrt__params_check(&clrt__k_elementwise, &facts, elem, out, why, sizeof why) != 0)
         fail_msg("test parameters refused: %s", why);
 }
 
 static clrt__matmul_params mm_of(const clrt__tuned_set *set, int dt) { return clrt__mm(&set->e[CLRT__K_MATMUL][dt].p); }
-static clrt__add_params add_of(const clrt__tuned_set *set, int dt) { return clrt__add(&set->e[CLRT__K_ADD][dt].p); }
+static clrt__ew_params add_of(const clrt__tuned_set *set, int dt) { return clrt__ew(&set->e[CLRT__K_ELEMENTWISE][dt].p); }
 
 static void full_set(clrt__tuned_set *set)
 {
     memset(set, 0, sizeof *set);
     for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
         tuned_matmul(dt ? 8 : 4, &set->e[CLRT__K_MATMUL][dt].p);
-        tuned_add(dt ? 8 : 4, &set->e[CLRT__K_ADD][dt].p);
-        set->e[CLRT__K_MATMUL][dt].have = set->e[CLRT__K_ADD][dt].have = 1;
+        tuned_add(dt ? 8 : 4, &set->e[CLRT__K_ELEMENTWISE][dt].p);
+        set->e[CLRT__K_MATMUL][dt].have = set->e[CLRT__K_ELEMENTWISE][dt].have = 1;
     }
 }
 

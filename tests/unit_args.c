@@ -250,8 +250,8 @@ static void operand_checks_without_device(void **state)
     fake_world_init(&w);
     float host[8] = {0};
     /* dtypes */
-    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c 1, a 1, b 2)", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3b, &w.f64_2x3));
-    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c 2, a 1, b 1)", clrt_add(&w.q, &w.f64_2x3, &w.f32_2x3, &w.f32_2x3b));
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c float32, a float32, b float64)", clrt_add(&w.q, &w.f32_2x3, &w.f32_2x3b, &w.f64_2x3));
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c float64, a float32, b float32)", clrt_add(&w.q, &w.f64_2x3, &w.f32_2x3, &w.f32_2x3b));
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_matmul(&w.q, &w.f32_2x4, &w.f32_2x3, &w.f64_3x4));
     /* shapes */
     TU_REFUSED(CLRT_ESHAPE, "shapes differ: c 3x2, a 2x3, b 2x3", clrt_add(&w.q, &w.f32_3x2, &w.f32_2x3, &w.f32_2x3b));

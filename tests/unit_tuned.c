@@ -47,19 +47,19 @@ static int setup(void **state)
     return 0;
 }
 
-/* A set with a matmul float32 and an add float64 entry. */
+/* A set with a matmul float32 and an elementwise float64 entry. */
 static void sample_set(clrt__tuned_set *set)
 {
     memset(set, 0, sizeof *set);
-    clrt__tuned_entry *mm = &set->e[CLRT__K_MATMUL][0], *add = &set->e[CLRT__K_ADD][1];
+    clrt__tuned_entry *mm = &set->e[CLRT__K_MATMUL][0], *add = &set->e[CLRT__K_ELEMENTWISE][1];
     clrt__k_matmul.defaults(&facts, 4, &mm->p);
     clrt__matmul_params m = clrt__mm(&mm->p);
     m.tm = 4;
     m.tk = 128;
     clrt__mm_put(&mm->p, &m);
     mm->have = 1;
-    clrt__k_add.defaults(&facts, 8, &add->p);
-    clrt__add_params a = clrt__add(&add->p);
+    clrt__k_elementwise.defaults(&facts, 8, &add->p);
+    clrt__ew_params a = clrt__ew(&add->p);
     a.items = 4;
     a.wg = 256;
     memcpy(add->p.v, &a, sizeof a);
@@ -104,11 +104,34 @@ static void round_trip(void **state)
     assert_int_equal(parse(text, &back, why), 0);
     assert_true(back.e[CLRT__K_MATMUL][0].have);
     assert_false(back.e[CLRT__K_MATMUL][1].have);
-    assert_false(back.e[CLRT__K_ADD][0].have);
-    assert_true(back.e[CLRT__K_ADD][1].have);
+    assert_false(back.e[CLRT__K_ELEMENTWISE][0].have);
+    assert_true(back.e[CLRT__K_ELEMENTWISE][1].have);
     assert_memory_equal(&back.e[CLRT__K_MATMUL][0].p, &set.e[CLRT__K_MATMUL][0].p, sizeof(clrt__pvals));
-    assert_memory_equal(&back.e[CLRT__K_ADD][1].p, &set.e[CLRT__K_ADD][1].p, sizeof(clrt__pvals));
+    assert_memory_equal(&back.e[CLRT__K_ELEMENTWISE][1].p, &set.e[CLRT__K_ELEMENTWISE][1].p, sizeof(clrt__pvals));
     free(text);
+}
+
+/* Files written when the elementwise kernel was called "add" are read as its
+ * entries, and written back under its name. */
+static void old_add_entries(void **state)
+{
+    (void)state;
+    char *text = file_with("add float64 vw=2 items=4 wg=64\n");
+    clrt__tuned_set set;
+    char why[300] = "";
+    assert_int_equal(parse(text, &set, why), 0);
+    free(text);
+    assert_true(set.e[CLRT__K_ELEMENTWISE][1].have);
+    const clrt__ew_params e = clrt__ew(&set.e[CLRT__K_ELEMENTWISE][1].p);
+    assert_true(e.vw == 2 && e.items == 4 && e.wg == 64);
+    text = clrt__tuned_format(&info, &set);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\nelementwise float64 vw=2 items=4 wg=64\n"));
+    assert_null(strstr(text, "\nadd "));
+    free(text);
+    assert_int_equal(clrt__kernel_find("add"), CLRT__K_ELEMENTWISE);
+    assert_int_equal(clrt__kernel_find("elementwise"), CLRT__K_ELEMENTWISE);
+    assert_int_equal(clrt__kernel_find("addition"), -1);
 }
 
 static void missing_fields_keep_defaults(void **state)
@@ -139,8 +162,8 @@ static void expect_refused(const char *text, int rc, const char *phrase)
     if (phrase && !strstr(why, phrase))
         fail_msg("reason \"%s\" does not mention \"%s\"", why, phrase);
     /* nothing half-filled is left behind */
-    assert_false(set.e[CLRT__K_MATMUL][0].have || set.e[CLRT__K_MATMUL][1].have || set.e[CLRT__K_ADD][0].have ||
-                 set.e[CLRT__K_ADD][1].have);
+    assert_false(set.e[CLRT__K_MATMUL][0].have || set.e[CLRT__K_MATMUL][1].have || set.e[CLRT__K_ELEMENTWISE][0].have ||
+                 set.e[CLRT__K_ELEMENTWISE][1].have);
 }
 
 static void corrupt_files(void **state)
@@ -257,10 +280,13 @@ static void invalid_values(void **state)
         {"matmul float16 tm=4\n", "unknown operation or dtype"},
         {"conv float32 tm=4\n", "unknown operation or dtype"},
         {"matmul float32 tm=4\nmatmul float32 tm=2\n", "twice"},
+        {"elementwise float32 vw=32\n", "vw must be"},
+        {"elementwise float32 items=0\n", "items must be"},
+        {"elementwise float32 wg=8192\n", "exceeds"},
+        {"elementwise float32 tm=4\n", "unknown elementwise parameter"},
+        /* the kernel's earlier name is the same kernel */
         {"add float32 vw=32\n", "vw must be"},
-        {"add float32 items=0\n", "items must be"},
-        {"add float32 wg=8192\n", "exceeds"},
-        {"add float32 tm=4\n", "unknown add parameter"},
+        {"add float32 vw=4\nelementwise float32 vw=8\n", "twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = file_with(cases[i].entry);
@@ -300,8 +326,8 @@ static void the_kernel_constraints(void **state)
     for (size_t elem = 4; elem <= 8; elem += 4) {
         clrt__k_matmul.defaults(&facts, elem, &p);
         assert_int_equal(check(&clrt__k_matmul, &facts, elem, &p, why), 0);
-        clrt__k_add.defaults(&facts, elem, &p);
-        assert_int_equal(check(&clrt__k_add, &facts, elem, &p, why), 0);
+        clrt__k_elementwise.defaults(&facts, elem, &p);
+        assert_int_equal(check(&clrt__k_elementwise, &facts, elem, &p, why), 0);
     }
     /* a GPU-like device: 32 KiB local memory, 256 work-items */
     clrt__device_facts gpu = facts;
@@ -479,6 +505,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(round_trip, setup),
+        cmocka_unit_test_setup(old_add_entries, setup),
         cmocka_unit_test_setup(missing_fields_keep_defaults, setup),
         cmocka_unit_test_setup(corrupt_files, setup),
         cmocka_unit_test_setup(foreign_files, setup),

@@ -38,28 +38,35 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     }
     /* The very same compiled kernel, as a second cl_kernel of clrt's program,
      * so that the raw calls leave the argument state of clrt's own alone. */
-    cl_kernel own = clrt_context_kernel_cl(s->ctx, "add", CLRT_FLOAT32);
+    cl_kernel own = clrt_context_kernel_cl(s->ctx, "elementwise", CLRT_FLOAT32);
     cl_program program = NULL;
     cl_int e = own ? clGetKernelInfo(own, CL_KERNEL_PROGRAM, sizeof program, &program, NULL) : CL_INVALID_KERNEL;
-    cl_kernel kernel = e == CL_SUCCESS ? clCreateKernel(program, "add", &e) : NULL;
+    cl_kernel kernel = e == CL_SUCCESS ? clCreateKernel(program, "elementwise", &e) : NULL;
     if (!kernel) {
         snprintf(o->note, sizeof o->note, "cannot make a raw kernel (%d)", (int)e);
         goto done;
     }
     cl_command_queue cq = clrt_queue_cl(s->q);
     cl_mem ma = clrt_buffer_cl(a), mb = clrt_buffer_cl(b), mc = clrt_buffer_cl(c);
-    cl_ulong n = o->n;
-    /* the launch rule of cl/add.cl: global = roundup(ceil(n / (vw*items)), wg), local = wg */
+    /* the arguments and launch rule of cl/elementwise.cl for c = a + b as one row of n
+     * (the flat path; the kernel clrt_context_kernel_cl gives is the add):
+     * global = roundup(ceil(n / (vw*items)), wg) x 1, local = wg x 1 */
+    const cl_ulong rows = 1, n = o->n, zero = 0;
+    const float scalar = 0;
+    const size_t arg_sizes[13] = {sizeof rows, sizeof n,    sizeof mc, sizeof zero, sizeof n,
+                                  sizeof ma,   sizeof zero, sizeof n,  sizeof mb,   sizeof zero,
+                                  sizeof zero, sizeof scalar, sizeof scalar};
+    const void *const arg_values[13] = {&rows, &n, &mc, &zero, &n, &ma, &zero, &n, &mb, &zero, &zero, &scalar, &scalar};
     char params[256];
     unsigned vw = 0, items = 0, wg = 0;
-    if (clrt_tune_current(s->ctx, "add", CLRT_FLOAT32, params, sizeof params, NULL) != CLRT_OK ||
+    if (clrt_tune_current(s->ctx, "elementwise", CLRT_FLOAT32, params, sizeof params, NULL) != CLRT_OK ||
         sscanf(params, "vw=%u items=%u wg=%u", &vw, &items, &wg) != 3 || !vw || !items || !wg) {
         clReleaseKernel(kernel);
-        snprintf(o->note, sizeof o->note, "cannot read the add kernel's parameters");
+        snprintf(o->note, sizeof o->note, "cannot read the elementwise kernel's parameters");
         goto done;
     }
-    size_t local[1] = {wg}, per = (size_t)vw * items;
-    size_t global[1] = {((o->n + per - 1) / per + wg - 1) / wg * wg};
+    size_t local[2] = {wg, 1}, per = (size_t)vw * items;
+    size_t global[2] = {((o->n + per - 1) / per + wg - 1) / wg * wg, 1};
 
     /* Blocks of ops operations, clrt and raw in turn, many rounds: the
      * per-round ratios cancel the machine's drift; their median is reported. */
@@ -67,10 +74,8 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
     int rounds = opts->quick ? 7 : MAX_ROUNDS;
     double tc[MAX_ROUNDS], tr[MAX_ROUNDS], ta[MAX_ROUNDS], ratio[MAX_ROUNDS];
     int failed = 0;
-    e = clSetKernelArg(kernel, 0, sizeof n, &n);
-    e |= clSetKernelArg(kernel, 1, sizeof ma, &ma);
-    e |= clSetKernelArg(kernel, 2, sizeof mb, &mb);
-    e |= clSetKernelArg(kernel, 3, sizeof mc, &mc);
+    for (cl_uint i = 0; i < 13 && e == CL_SUCCESS; i++)
+        e = clSetKernelArg(kernel, i, arg_sizes[i], arg_values[i]);
     for (int round = 0; round < rounds && !failed && e == CL_SUCCESS; round++) {
         double t0 = bench_now();
         for (int i = 0; i < o->ops && !failed; i++)
@@ -81,18 +86,16 @@ void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_ses
         /* raw, arguments set once */
         t0 = bench_now();
         for (int i = 0; i < o->ops && e == CL_SUCCESS; i++)
-            e = clEnqueueNDRangeKernel(cq, kernel, 1, NULL, global, local, 0, NULL, NULL);
+            e = clEnqueueNDRangeKernel(cq, kernel, 2, NULL, global, local, 0, NULL, NULL);
         e |= clFinish(cq);
         tr[round] = (bench_now() - t0) / o->ops;
 
         /* raw, arguments set for every operation */
         t0 = bench_now();
         for (int i = 0; i < o->ops && e == CL_SUCCESS; i++) {
-            e = clSetKernelArg(kernel, 0, sizeof n, &n);
-            e |= clSetKernelArg(kernel, 1, sizeof ma, &ma);
-            e |= clSetKernelArg(kernel, 2, sizeof mb, &mb);
-            e |= clSetKernelArg(kernel, 3, sizeof mc, &mc);
-            e |= clEnqueueNDRangeKernel(cq, kernel, 1, NULL, global, local, 0, NULL, NULL);
+            for (cl_uint j = 0; j < 13 && e == CL_SUCCESS; j++)
+                e = clSetKernelArg(kernel, j, arg_sizes[j], arg_values[j]);
+            e |= clEnqueueNDRangeKernel(cq, kernel, 2, NULL, global, local, 0, NULL, NULL);
         }
         e |= clFinish(cq);
         ta[round] = (bench_now() - t0) / o->ops;

@@ -185,7 +185,7 @@ static void print_overhead(FILE *f, const bench_overhead *o)
     }
     fprintf(f,
             "  tiny add (n=%zu), blocks of %d pipelined then one finish, %d rounds; median per operation: clrt_add "
-            "%.2f us, raw clEnqueueNDRangeKernel of the same kernel %.2f us, raw 4 clSetKernelArg + enqueue %.2f us; "
+            "%.2f us, raw clEnqueueNDRangeKernel of the same kernel %.2f us, raw clSetKernelArg of every argument + enqueue %.2f us; "
             "clrt / raw enqueue, median of the rounds: x%.2f\n",
             o->n, o->ops, o->rounds, o->clrt_op * 1e6, o->raw_op * 1e6, o->raw_args_op * 1e6, o->ratio);
 }

@@ -86,7 +86,7 @@ typedef struct bench_overhead {
     int ops;
     double clrt_op;        /* seconds per clrt_add, pipelined (enqueue only, one finish at the end) */
     double raw_op;         /* the same kernel by clEnqueueNDRangeKernel, arguments set once */
-    double raw_args_op;    /* ... and by 4 clSetKernelArg + clEnqueueNDRangeKernel per operation */
+    double raw_args_op;    /* ... and by a clSetKernelArg per argument + clEnqueueNDRangeKernel per operation */
     double ratio;          /* median over rounds of clrt_op / raw_op, each round's pair side by side */
     int rounds;
     char note[160];

@@ -54,7 +54,7 @@ void bench_session_close(bench_session *s)
     bench_close(&s->ctx_def, &s->q_def);
 }
 
-const char *bench_kernel_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
+const char *bench_kernel_name(int op) { return op == BENCH_MATMUL ? "matmul" : "elementwise"; }
 
 static clrt_dtype dtype_of(int dbl) { return dbl ? CLRT_FLOAT64 : CLRT_FLOAT32; }
 

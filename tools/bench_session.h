@@ -29,7 +29,7 @@ int bench_open(const char *selector, clrt_context **ctx, clrt_queue **q, char *w
 /* Destroy both (NULL is fine) and set them to NULL. */
 void bench_close(clrt_context **ctx, clrt_queue **q);
 
-/* The built-in kernel clrt_tune.h calls (enum bench_op): "add", "matmul". */
+/* The built-in kernel clrt_tune.h calls (enum bench_op): "elementwise" (add), "matmul". */
 const char *bench_kernel_name(int op);
 
 /* The default parameters of (op, dtype) on ctx's device, as text, before fitting. */

@@ -34,8 +34,15 @@ extern "C" {
  *  overlap of their output with an input (CLRT_EINVAL).
  *
  *  Floating-point: NaN and infinity propagate as IEEE arithmetic makes them
- *  (a NaN or infinite alpha too, as BLAS does), except where a function says
- *  otherwise (gemm with beta == 0 never reads c).
+ *  (a NaN or infinite alpha too, as BLAS does; x / 0 is an infinity, 0 / 0
+ *  NaN), except where a function says otherwise (gemm with beta == 0 never
+ *  reads c, axpby with beta == 0 never reads y). Scalars (alpha, beta, a fill
+ *  value) are rounded to the dtype.
+ *
+ *  The elementwise functions (clrt_add, clrt_binary, clrt_unary, clrt_axpby,
+ *  clrt_scale, clrt_fill, clrt_copy) are one launch each; operands whose
+ *  elements are one run of memory (whole buffers, one-row views, views as wide
+ *  as their parent) are walked as one long row, others row by row.
  *  @{ */
 
 /** Make *out a rows x cols window of parent starting at (row, col), sharing
@@ -76,7 +83,12 @@ typedef enum {
 /** c = a op b elementwise. c and a have one shape; b has that shape, or is
  *  1 x cols (one row, applied to every row: a bias), rows x 1 (one column,
  *  applied to every column) or 1 x 1 (a scalar); anything else CLRT_ESHAPE.
- *  float32/float64. */
+ *  float32/float64 (int32: CLRT_EUNSUPPORTED). In place: c may be a's
+ *  window, or b's when b has c's shape; a c that shares only part of its
+ *  memory with an input (a broadcast b that is a row or column of c, say) is
+ *  CLRT_EINVAL, as is an op outside clrt_binary_op. add, sub and mul are
+ *  rounded once; div as the device's division (fp32: within 2.5 ulp on
+ *  OpenCL devices, correctly rounded on most). */
 CLRT_API int clrt_binary(clrt_queue *q, clrt_binary_op op, clrt_buffer *c, const clrt_buffer *a,
                          const clrt_buffer *b);
 
@@ -89,16 +101,27 @@ typedef enum {
     CLRT_OP_SQRT,    /**< square root (NaN below 0) */
     CLRT_OP_RELU,    /**< max(a, 0); NaN stays NaN */
     CLRT_OP_TANH,    /**< hyperbolic tangent */
-    CLRT_OP_SIGMOID  /**< 1 / (1 + e^-a) */
+    CLRT_OP_SIGMOID  /**< 1 / (1 + e^-a) (logistic) */
 } clrt_unary_op;
 
-/** c = f(a) elementwise, c and a of one shape. float32/float64. */
+/** c = f(a) elementwise, c and a of one shape (else CLRT_ESHAPE).
+ *  float32/float64 (int32: CLRT_EUNSUPPORTED). c may be a's window (in
+ *  place); a partial overlap, or an op outside clrt_unary_op, is CLRT_EINVAL.
+ *  The results are the device's built-ins: exp and log within 3 ulp, tanh 5,
+ *  fp32 sqrt 3 (fp64 correctly rounded), as OpenCL C requires; sigmoid is
+ *  computed as 1 / (1 + exp(-a)) (0 where exp(-a) overflows). */
 CLRT_API int clrt_unary(clrt_queue *q, clrt_unary_op op, clrt_buffer *c, const clrt_buffer *a);
 
-/** y = alpha * x + beta * y, x and y of one shape. float32/float64. */
+/** y = alpha * x + beta * y, x and y of one shape (else CLRT_ESHAPE).
+ *  float32/float64 (int32: CLRT_EUNSUPPORTED). beta == 0: y's old contents
+ *  are not read (y = alpha * x; NaN or infinity there does not propagate: the
+ *  BLAS rule, as in clrt_gemm), so y may be a new buffer. x may be y's
+ *  window; a partial overlap is CLRT_EINVAL. */
 CLRT_API int clrt_axpby(clrt_queue *q, double alpha, const clrt_buffer *x, double beta, clrt_buffer *y);
 
-/** c = alpha * a, c and a of one shape. float32/float64. */
+/** c = alpha * a, c and a of one shape (else CLRT_ESHAPE). float32/float64
+ *  (int32: CLRT_EUNSUPPORTED). c may be a's window; a partial overlap is
+ *  CLRT_EINVAL. */
 CLRT_API int clrt_scale(clrt_queue *q, clrt_buffer *c, double alpha, const clrt_buffer *a);
 
 /** Every element of c = value. float32/float64 (value rounded to the dtype),
@@ -106,7 +129,9 @@ CLRT_API int clrt_scale(clrt_queue *q, clrt_buffer *c, double alpha, const clrt_
  *  (else CLRT_EINVAL). */
 CLRT_API int clrt_fill(clrt_queue *q, clrt_buffer *c, double value);
 
-/** dst = src, one shape and dtype (any dtype, int32 too). */
+/** dst = src, one shape and dtype (else CLRT_ESHAPE), any dtype (int32
+ *  too), bit for bit. dst the same window as src: nothing to do; a partial
+ *  overlap is CLRT_EINVAL. */
 CLRT_API int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
 
 /** c (cols x rows) = a (rows x cols) transposed; any dtype, int32 too. c

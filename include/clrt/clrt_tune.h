@@ -45,9 +45,12 @@ extern "C" {
  *      clrt_tune_file_store(ctx, NULL, "matmul", CLRT_FLOAT32, r.best, r.summary);
  *  @endcode
  *
- *  Kernel names: those clrt_tune_kernel_name() lists ("add", "matmul").
- *  Every function here takes one and a dtype; an unknown name, or a dtype the
- *  kernel is not built for, is CLRT_EINVAL.
+ *  Kernel names: those clrt_tune_kernel_name() lists ("elementwise", which
+ *  runs clrt_add, clrt_binary, clrt_unary, clrt_axpby, clrt_scale, clrt_fill
+ *  and clrt_copy, and "matmul"); "add", the elementwise kernel's earlier name,
+ *  still names it. Every function here takes one and a dtype; an unknown
+ *  name, or a dtype the kernel is not built for, is CLRT_EINVAL. int32 copy
+ *  and fill run with the elementwise kernel's float32 parameters.
  *  @{ */
 
 /** The name of built-in kernel i (0, 1, ...), NULL past the last. */

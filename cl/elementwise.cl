@@ -1,0 +1,180 @@
+/* elementwise: c = f(a, b) over a rows x cols window, for one op and one way of
+ * reading b chosen at build time: copy, fill, the binary and unary ops, axpby,
+ * scale. OpenCL C 1.2.
+ *
+ * Build options (src/k_elementwise.h lists them; src/k_elementwise.c picks them
+ * per device and makes the op's; REAL, VW and the vector macros come from the
+ * prelude, cl/common.cl):
+ *   VW     vector width (1, 2, 4, 8, 16): explicit vectors, since POCL's implicit
+ *          vectorisation of the scalar form was measured 1.7x slower
+ *   ITEMS  vectors per work-item along a row
+ *   WG     work-group size (the launch's local size has WG work-items in all)
+ *   EW_OP  the op (EW_* below)
+ *   EW_B   how b is read: EW_B_ROW a row of vectors (ldb = 0: one row applied to
+ *          every row), EW_B_ONE one value per row (b[b_off + r * ldb]; ldb = 0: one
+ *          scalar), EW_B_NONE not at all
+ * With REAL = int (int32 buffers) only copy and fill are built.
+ *
+ * Why the op is a build option and not an argument: measured on POCL at 1e7 floats
+ * (AVX2, the fastest of 61 interleaved runs), a kernel choosing the op (and whether
+ * it reads a and b) at run time took 8-15% longer than the add kernel it replaced
+ * on c = a + b, and a kernel built for add alone took the same time as that kernel;
+ * exp and tanh were 5-10% faster built alone. The price is a program per op used
+ * (a ~240 ms build on its first use, then the program caches).
+ *
+ * Operands: element (r, j) of x is x[x_off + r * ldx + j]. A contiguous operation
+ * runs as one row of rows*cols elements (the flat path: local size WG x 1); a view
+ * or a broadcast runs row by row (dimension 1 over rows, local size chosen by the
+ * host, k_elementwise.c). Measured alike: the row index costs nothing on one row.
+ *
+ * Mapping in a row: group g covers the lx*ITEMS vectors starting at g*lx*ITEMS (lx
+ * its width); its work-item l takes vectors l, l+lx, l+2*lx, ..., so at every step
+ * consecutive work-items touch consecutive vectors (coalesced on GPUs) and each
+ * group streams one contiguous block (good for CPU prefetchers). On POCL (1e7
+ * floats) this ran at the speed of a 2-thread host loop; grid-stride reached only
+ * ~55% of it, and ITEMS > 1 gained nothing there. The last cols % VW elements of
+ * a row are done one by one by the work-item after the last whole vector.
+ *
+ * In place (c the same window as a or b): every element is read before it is
+ * written, by the same work-item; no restrict is used.
+ */
+
+#ifndef ITEMS
+#define ITEMS 1
+#endif
+#ifndef WG
+#define WG 64
+#endif
+
+/* The op codes: the same numbers as clrt__ew_op in src/k_elementwise.h. */
+#define EW_ADD 0
+#define EW_SUB 1
+#define EW_MUL 2
+#define EW_DIV 3
+#define EW_MIN 4
+#define EW_MAX 5
+#define EW_NEG 6
+#define EW_ABS 7
+#define EW_EXP 8
+#define EW_LOG 9
+#define EW_SQRT 10
+#define EW_RELU 11
+#define EW_TANH 12
+#define EW_SIGMOID 13
+#define EW_AXPBY 14
+#define EW_SCALE 15
+#define EW_COPY 16
+#define EW_FILL 17
+#define EW_B_ROW 0
+#define EW_B_ONE 1
+#define EW_B_NONE 2
+
+#ifndef EW_OP
+#define EW_OP EW_ADD
+#endif
+#ifndef EW_B
+#define EW_B EW_B_ROW
+#endif
+#if CLRT_DTYPE == 3 && EW_OP != EW_COPY && EW_OP != EW_FILL
+#error "int32 has copy and fill only"
+#endif
+
+/* The op on x and y of type T (REALV or REAL): a function per type, since
+ * OpenCL C 1.2 has no overloading of user functions; the built-ins used are
+ * defined for both. min/max: NaN when either is; relu: NaN stays NaN. */
+#define EW_DEFINE(name, T)                                                          \
+    T name(const T x, const T y, const REAL alpha, const REAL beta)                 \
+    {                                                                               \
+        (void)x;                                                                    \
+        (void)y;                                                                    \
+        (void)alpha;                                                                \
+        (void)beta;                                                                 \
+        return EW_EXPR(T);                                                          \
+    }
+#if EW_OP == EW_ADD
+#define EW_EXPR(T) (x + y)
+#elif EW_OP == EW_SUB
+#define EW_EXPR(T) (x - y)
+#elif EW_OP == EW_MUL
+#define EW_EXPR(T) (x * y)
+#elif EW_OP == EW_DIV
+#define EW_EXPR(T) (x / y)
+#elif EW_OP == EW_MIN
+#define EW_EXPR(T) (((x < y) | isnan(x)) ? x : y)
+#elif EW_OP == EW_MAX
+#define EW_EXPR(T) (((x > y) | isnan(x)) ? x : y)
+#elif EW_OP == EW_NEG
+#define EW_EXPR(T) (-x)
+#elif EW_OP == EW_ABS
+#define EW_EXPR(T) fabs(x)
+#elif EW_OP == EW_EXP
+#define EW_EXPR(T) exp(x)
+#elif EW_OP == EW_LOG
+#define EW_EXPR(T) log(x)
+#elif EW_OP == EW_SQRT
+#define EW_EXPR(T) sqrt(x)
+#elif EW_OP == EW_RELU
+#define EW_EXPR(T) (((x > (T)(0)) | isnan(x)) ? x : (T)(0))
+#elif EW_OP == EW_TANH
+#define EW_EXPR(T) tanh(x)
+#elif EW_OP == EW_SIGMOID
+#define EW_EXPR(T) ((T)(1) / ((T)(1) + exp(-x)))
+#elif EW_OP == EW_AXPBY
+#define EW_EXPR(T) ((T)(alpha) * x + (T)(beta) * y)
+#elif EW_OP == EW_SCALE
+#define EW_EXPR(T) ((T)(alpha) * x)
+#elif EW_OP == EW_COPY
+#define EW_EXPR(T) (x)
+#elif EW_OP == EW_FILL
+#define EW_EXPR(T) ((T)(alpha))
+#else
+#error "unknown EW_OP"
+#endif
+EW_DEFINE(ew_vector, REALV)
+EW_DEFINE(ew_scalar, REAL)
+
+#define EW_READS_A (EW_OP != EW_FILL)
+
+__kernel void elementwise(const ulong rows, const ulong cols, __global REAL *c, const ulong c_off, const ulong ldc,
+                          __global const REAL *a, const ulong a_off, const ulong lda, __global const REAL *b,
+                          const ulong b_off, const ulong ldb, const REAL alpha, const REAL beta)
+{
+    const ulong r = get_global_id(1);
+    if (r >= rows)
+        return;
+    __global REAL *cr = c + c_off + r * ldc;
+    __global const REAL *ar = a + a_off + r * lda;
+    __global const REAL *br = b + b_off + r * ldb;
+#if EW_B == EW_B_ONE
+    const REAL bs = *br;
+#else
+    const REAL bs = (REAL)(0);
+#endif
+    const ulong nv = cols / VW; /* whole vectors; the cols % VW rest is the tail */
+    const ulong lx = get_local_size(0);
+    const ulong base = (ulong)get_group_id(0) * (lx * ITEMS) + get_local_id(0);
+    /* Buffers normally start on a large alignment, so vector-typed accesses (one wide
+     * load on every GPU) are legal where the row starts on one; vloadn covers the rest. */
+    const size_t addr = (size_t)cr | (EW_READS_A ? (size_t)ar : 0) | (EW_B == EW_B_ROW ? (size_t)br : 0);
+    const int aligned = addr % (VW * sizeof(REAL)) == 0;
+    for (uint j = 0; j < ITEMS; ++j) {
+        const ulong v = base + (ulong)j * lx;
+        if (v < nv) {
+            REALV x = (REALV)(0), y = (REALV)(bs);
+#if EW_READS_A
+            x = aligned ? ((__global const REALV *)ar)[v] : VLOAD(v, ar);
+#endif
+#if EW_B == EW_B_ROW
+            y = aligned ? ((__global const REALV *)br)[v] : VLOAD(v, br);
+#endif
+            const REALV z = ew_vector(x, y, alpha, beta);
+            if (aligned)
+                ((__global REALV *)cr)[v] = z;
+            else
+                VSTORE(z, v, cr);
+        } else if (v == nv) {
+            for (ulong i = nv * VW; i < cols; ++i)
+                cr[i] = ew_scalar(EW_READS_A ? ar[i] : (REAL)(0), EW_B == EW_B_ROW ? br[i] : bs, alpha, beta);
+        }
+    }
+}
