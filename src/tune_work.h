@@ -11,7 +11,7 @@
 #include "params.h"
 
 /* A shape: m x n x k for products (a m x k, b k x n, c m x n); n elements
- * (m = 1, k = 0) for elementwise kernels. */
+ * (m = 1, k = 0) for elementwise kernels; m x n (k = 0) for reduce and transpose. */
 typedef struct clrt__shape {
     size_t m, n, k;
 } clrt__shape;
@@ -21,6 +21,7 @@ typedef struct clrt__work {
     int kernel;
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
+    clrt_buffer *d; /* reduce: the all-elements sum (b each row's, c each column's) */
 } clrt__work;
 
 /* The shape timed at size (n x n x n, or n elements). */
