@@ -64,9 +64,14 @@
 #endif
 
 #if OP != 4
-/* The VW lanes of v folded by a halving tree. */
-inline REAL fold(REALV v)
+/* Vectors go to and from the helpers below through pointers: passed by value, a
+ * CPU driver's compiler warns that the x86 calling convention of wide vectors
+ * depends on AVX being enabled. */
+
+/* The VW lanes of *pv folded by a halving tree. */
+inline REAL fold(const REALV *pv)
 {
+    const REALV v = *pv;
 #if VW == 1
     return v;
 #else
@@ -96,16 +101,19 @@ inline REAL fold(REALV v)
 #endif
 }
 
-/* Vector v of row (cols elements), the lanes past the end holding the identity. */
-inline REALV load_vec(__global const REAL *row, const ulong v, const ulong cols, const int aligned)
+/* acc combined with vector v of row (cols elements); lanes past the end hold
+ * the identity. */
+inline void add_vec(REALV *acc, __global const REAL *row, const ulong v, const ulong cols, const int aligned)
 {
     const ulong e = v * VW;
-    if (e + VW <= cols)
-        return aligned ? ((__global const REALV *)row)[v] : VLOAD(v, row);
     REALV t;
-    for (uint q = 0; q < VW; ++q)
-        LANE(t, q) = e + q < cols ? row[e + q] : IDENT;
-    return t;
+    if (e + VW <= cols) {
+        t = aligned ? ((__global const REALV *)row)[v] : VLOAD(v, row);
+    } else {
+        for (uint q = 0; q < VW; ++q)
+            LANE(t, q) = e + q < cols ? row[e + q] : IDENT;
+    }
+    *acc = COMB(*acc, t);
 }
 #endif
 
@@ -140,8 +148,8 @@ inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, 
     REALV acc = (REALV)(IDENT);
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j)
-        acc = COMB(acc, load_vec(row, v0 + j * step, cols, aligned));
-    return fold(acc);
+        add_vec(&acc, row, v0 + j * step, cols, aligned);
+    return fold(&acc);
 #endif
 }
 
