@@ -117,25 +117,123 @@ inline void add_vec(REALV *acc, __global const REAL *row, const ulong v, const u
 }
 #endif
 
-/* ITEMS vectors of a row, v0, v0 + step, ..., in sequence per lane, then the lanes:
- * the work-item's share as one value (*best_idx: its column, argmax). */
+#if OP == 4
+/* Argmax keeps a column per lane: an integer of the value's size, so that a lane's
+ * comparison selects it too (intN with float, longN with double). */
+#if CLRT_DTYPE == 2
+#define IDX long
+#else
+#define IDX int
+#endif
+#if VW == 1
+#define IDXV IDX
+#define LANE_COLS ((IDXV)0)
+#else
+#define IDXV CLRT_CAT(IDX, VW)
+#if VW == 2
+#define LANE_COLS ((IDXV)(0, 1))
+#elif VW == 4
+#define LANE_COLS ((IDXV)(0, 1, 2, 3))
+#elif VW == 8
+#define LANE_COLS ((IDXV)(0, 1, 2, 3, 4, 5, 6, 7))
+#else
+#define LANE_COLS ((IDXV)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#endif
+#endif
+#define LANE_IDX(v, q) (((IDX *)&(v))[q])
+/* (v, c) = the better of (v, c) and (w, d), lane by lane, by BEATS' rule; T is c's
+ * type; masks are all ones or zero per lane */
+#define BEATS_HALF(v, c, w, d, T)                                                                \
+    do {                                                                                         \
+        const T nv_ = isnan(v), nw_ = isnan(w), lower_ = (d) < (c);                              \
+        const T take_ =                                                                          \
+            (nw_ & (~nv_ | lower_)) | (~nw_ & ~nv_ & (((w) > (v)) | (((w) == (v)) & lower_)));   \
+        v = take_ ? (w) : (v);                                                                   \
+        c = take_ ? (d) : (c);                                                                   \
+    } while (0)
+#endif
+
+/* The work-item's share of a row: its vectors v0, v0 + step, ... (at most ITEMS,
+ * those that start inside the row), in sequence per lane, then the lanes, as one
+ * value (*best_idx: its column, argmax). */
 inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, const int has_idx,
                          const ulong cols, const ulong v0, const ulong step, int *best_idx)
 {
+    const ulong vectors = (cols + VW - 1) / VW;
+    const uint n = v0 >= vectors ? 0 : (uint)min((ulong)ITEMS, (vectors - v0 + step - 1) / step);
+    /* vector-typed loads (one wide load on GPUs) when the row starts on a vector boundary */
+    const int aligned = ((size_t)row % (VW * sizeof(REAL))) == 0;
 #if OP == 4
     REAL best = IDENT;
     int bi = INT_MAX;
-    for (uint j = 0; j < ITEMS; ++j) {
-        const ulong e = (v0 + j * step) * VW;
-        for (uint q = 0; q < VW; ++q)
-            if (e + q < cols) {
-                const REAL x = row[e + q];
-                const int xi = has_idx ? row_idx[e + q] : (int)(e + q);
-                if (BEATS(x, xi, best, bi)) {
-                    best = x;
-                    bi = xi;
+    if (has_idx) {
+        /* a level of partials (small): element by element, their columns from row_idx */
+        for (uint j = 0; j < n; ++j) {
+            const ulong e = (v0 + j * step) * VW;
+            for (ulong k = e; k < e + VW && k < cols; ++k)
+                if (BEATS(row[k], row_idx[k], best, bi)) {
+                    best = row[k];
+                    bi = row_idx[k];
                 }
+        }
+    } else if (n > 0) {
+        /* per lane: the first of the largest, or the first NaN (a lane sees its columns in
+         * order, so equals and later NaNs never replace); lanes past the row's end start as
+         * the identity with no column */
+        REALV bv = (REALV)(IDENT);
+        IDXV bc = (IDXV)(INT_MAX);
+        for (uint j = 0; j < n; ++j) {
+            const ulong v = v0 + j * step, e = v * VW;
+            REALV x;
+            IDXV c = (IDXV)((IDX)e) + LANE_COLS;
+            if (e + VW <= cols) {
+                x = aligned ? ((__global const REALV *)row)[v] : VLOAD(v, row);
+            } else {
+                for (uint q = 0; q < VW; ++q)
+                    LANE(x, q) = e + q < cols ? row[e + q] : IDENT;
+                c = c < (IDXV)((IDX)cols) ? c : (IDXV)(INT_MAX);
             }
+            const IDXV take = (x > bv) | (isnan(x) & !isnan(bv)) | (bc == (IDXV)(INT_MAX) && c != (IDXV)(INT_MAX));
+            bv = take ? x : bv;
+            bc = take ? c : bc;
+        }
+        /* the lanes, by the full rule: halves against halves down to two lanes, the last
+         * two through a loop the compiler keeps (see fold) */
+#if VW == 16
+        CLRT_CAT(REAL, 8) v8 = bv.lo;
+        CLRT_CAT(IDX, 8) c8 = bc.lo;
+        BEATS_HALF(v8, c8, bv.hi, bc.hi, CLRT_CAT(IDX, 8));
+#elif VW == 8
+        CLRT_CAT(REAL, 8) v8 = bv;
+        CLRT_CAT(IDX, 8) c8 = bc;
+#endif
+#if VW >= 8
+        CLRT_CAT(REAL, 4) v4 = v8.lo;
+        CLRT_CAT(IDX, 4) c4 = c8.lo;
+        BEATS_HALF(v4, c4, v8.hi, c8.hi, CLRT_CAT(IDX, 4));
+#elif VW == 4
+        CLRT_CAT(REAL, 4) v4 = bv;
+        CLRT_CAT(IDX, 4) c4 = bc;
+#endif
+#if VW >= 4
+        CLRT_CAT(REAL, 2) v2 = v4.lo;
+        CLRT_CAT(IDX, 2) c2 = c4.lo;
+        BEATS_HALF(v2, c2, v4.hi, c4.hi, CLRT_CAT(IDX, 2));
+#elif VW == 2
+        CLRT_CAT(REAL, 2) v2 = bv;
+        CLRT_CAT(IDX, 2) c2 = bc;
+#endif
+#if VW == 1
+        best = bv;
+        bi = (int)bc;
+#else
+#pragma unroll 1
+        for (uint q = 0; q < 2; ++q)
+            if (BEATS(LANE(v2, q), (int)LANE_IDX(c2, q), best, bi)) {
+                best = LANE(v2, q);
+                bi = (int)LANE_IDX(c2, q);
+            }
+#endif
     }
     *best_idx = bi;
     return best;
@@ -143,12 +241,11 @@ inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, 
     (void)row_idx;
     (void)has_idx;
     *best_idx = 0;
-    /* vector-typed loads (one wide load on GPUs) when the row starts on a vector boundary */
-    const int aligned = ((size_t)row % (VW * sizeof(REAL))) == 0;
     REALV acc = (REALV)(IDENT);
 #pragma unroll
     for (uint j = 0; j < ITEMS; ++j)
-        add_vec(&acc, row, v0 + j * step, cols, aligned);
+        if (j < n)
+            add_vec(&acc, row, v0 + j * step, cols, aligned);
     return fold(&acc);
 #endif
 }

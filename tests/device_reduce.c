@@ -467,22 +467,32 @@ static void argmax_rows(void **state)
     clrt_buffer_destroy(out);
 }
 
-/* Long rows under every launch mode, and the levels of partial columns. */
+/* Long rows under every launch mode and vector width (the lanes' halving tree
+ * at each width), float32 and float64 (columns kept as int and long lanes), and
+ * the levels of partial columns. */
 static void argmax_every_variant(void **state)
 {
     (void)state;
-    static const char *const variants[] = {"group_rows=0 wg=2 items=1 vw=2", "group_rows=1 wg=4 items=2 vw=1",
-                                           "group_rows=1 wg=8 items=1 vw=4"};
+    static const char *const variants[] = {
+        "group_rows=0 wg=2 items=1 vw=2", "group_rows=1 wg=4 items=2 vw=1", "group_rows=1 wg=8 items=1 vw=4",
+        "group_rows=0 wg=4 items=2 vw=8",
+        /* 16 lanes: not under Oclgrind (see reduce_every_variant) */
+        "group_rows=1 wg=2 items=3 vw=16"};
     enum { M = 13, N = 300 };
-    float a[M * N];
-    argmax_data(a, CLRT_FLOAT32, M, N, 5);
-    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+    double a[M * N];
+    const size_t nv = sizeof variants / sizeof *variants - (tu_small() ? 1 : 0);
+    for (size_t v = 0; v < nv; v++) {
         clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
         TU_OK(clrt_queue_create(&q, ctx));
-        tu_override(ctx, "reduce", CLRT_FLOAT32, variants[v]);
-        check_argmax(ctx, q, CLRT_FLOAT32, a, M, N, 0);
-        check_argmax(ctx, q, CLRT_FLOAT32, a, M, N, 1);
+        for (int d = 0; d < (fx->dev.has_fp64 ? 2 : 1); d++) {
+            const clrt_dtype dt = d ? CLRT_FLOAT64 : CLRT_FLOAT32;
+            argmax_data(a, dt, M, N, 5 + (unsigned)v);
+            tu_override(ctx, "reduce", dt, variants[v]);
+            check_argmax(ctx, q, dt, a, M, N, 0);
+            check_argmax(ctx, q, dt, a, M, N, 1);
+            check_argmax(ctx, q, dt, a, 40, 7, 2); /* rows shorter than a vector */
+        }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
