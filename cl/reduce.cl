@@ -27,7 +27,10 @@
  * -0 included); max and min give NaN as soon as one element is NaN; argmax takes the
  * largest value, the lowest column among equals, and a row's first NaN over any
  * number. Every combine below is commutative and associative in what it selects,
- * so the tree's order changes nothing but a sum's rounding.
+ * so the tree's order changes nothing but a sum's rounding (and which zero the
+ * maximum of +0 and -0 is).
+ *
+ * A work-item's share stops at its row's end: the vectors past it are not visited.
  */
 
 #ifndef OP

@@ -8,7 +8,8 @@
  *   ROW_ITEMS  a work-item reduces ITEMS*VW consecutive elements of a row
  *              (no local memory; CPU devices, and rows a group would waste)
  *   ROW_GROUP  a work-group reduces WG*ITEMS*VW elements of a row, its
- *              work-items' results folded by a tree in local memory (GPUs)
+ *              work-items' results folded by a tree in local memory (GPUs;
+ *              with group_rows, for rows longer than a quarter of that)
  *   COLS       a work-item reduces CROWS rows of VW adjacent columns
  * A row reduction's partials are rows x chunks; the next level reduces those
  * rows. A column reduction's partials are ceil(rows/CROWS) x cols; the next
