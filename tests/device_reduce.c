@@ -23,6 +23,8 @@
 
 #include "test_util.h"
 
+#include "debug.h"
+
 static tu_fixture *fx;
 
 static int setup(void **state)
@@ -621,6 +623,104 @@ static void refusals(void **state)
         clrt_buffer_destroy(every[i]);
 }
 
+/* ---- injected OpenCL failures (src/debug.h's seam): every call of every site
+ * the reductions reach fails once in turn; the session gets the named status
+ * and leaves nothing alive */
+
+/* A session of its own: a sum over all elements (two levels: the queue's
+ * scratch), the maxima of the columns and the argmax of the rows, checked
+ * exactly. The first failing status, or CLRT_OK. */
+static int reduce_session(void)
+{
+    enum { M = 3, N = 70 };
+    clrt_context *ctx = NULL;
+    clrt_queue *q = NULL;
+    clrt_buffer *a = NULL, *all = NULL, *cols = NULL, *arg = NULL;
+    float h[M * N], got[N];
+    int32_t ix[M];
+    for (int i = 0; i < M * N; i++)
+        h[i] = (float)((i * 7) % 11) - 5.0f; /* -5 .. 5, the first 5 of each row at column (8i + 5) % 11 */
+    int s = clrt_context_create(&ctx, NULL);
+    if (s == CLRT_OK)
+        s = clrt_queue_create(&q, ctx);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&all, ctx, CLRT_FLOAT32, 1, 1);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&cols, ctx, CLRT_FLOAT32, 1, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&arg, ctx, CLRT_INT32, M, 1);
+    if (s == CLRT_OK)
+        s = clrt_tune_override(ctx, "reduce", CLRT_FLOAT32, "group_rows=0 wg=4 items=2 vw=2 crows=2");
+    if (s == CLRT_OK)
+        s = clrt_buffer_write(q, a, h, M * N);
+    if (s == CLRT_OK)
+        s = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_ALL, all, a);
+    if (s == CLRT_OK)
+        s = clrt_reduce(q, CLRT_REDUCE_MAX, CLRT_EACH_COL, cols, a);
+    if (s == CLRT_OK)
+        s = clrt_argmax_rows(q, arg, a);
+    if (s == CLRT_OK)
+        s = clrt_queue_finish(q);
+    if (s == CLRT_OK)
+        s = clrt_buffer_read(q, all, got, 1);
+    if (s == CLRT_OK) {
+        double sum = 0;
+        for (int i = 0; i < M * N; i++)
+            sum += h[i];
+        assert_true(got[0] == (float)sum);
+        s = clrt_buffer_read(q, cols, got, N);
+    }
+    if (s == CLRT_OK) {
+        for (int j = 0; j < N; j++)
+            assert_true(got[j] == fmaxf(fmaxf(h[j], h[N + j]), h[2 * N + j]));
+        s = clrt_buffer_read(q, arg, ix, M);
+    }
+    if (s == CLRT_OK)
+        for (int r = 0; r < M; r++)
+            assert_int_equal(ix[r], argmax_ref(h, CLRT_FLOAT32, N, (size_t)r));
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(all);
+    clrt_buffer_destroy(cols);
+    clrt_buffer_destroy(arg);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    return s;
+}
+
+static void fault_sweep(void **state)
+{
+    (void)state;
+    const long live = clrt__debug_live_total(); /* the fixture's */
+    clrt__debug_fault_clear();
+    TU_OK(reduce_session());
+    unsigned long calls[CLRT__FAULT_SITES];
+    for (int site = 0; site < CLRT__FAULT_SITES; site++)
+        calls[site] = clrt__debug_fault_calls(site);
+    /* the session's four buffers and the scratch */
+    assert_int_equal(calls[CLRT__FAULT_CREATE_BUFFER], 5);
+    unsigned runs = 0;
+    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
+        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
+                               ? CLRT_EDEVICE /* late: the context is failed */
+                               : CLRT_ENOMEM;
+        for (unsigned long n = 1; n <= calls[site]; n++) {
+            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
+            const int status = reduce_session();
+            clrt__debug_fault_clear();
+            if (status != expect)
+                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
+                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
+            if (clrt__debug_live_total() != live)
+                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
+            runs++;
+        }
+    }
+    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
+    TU_OK(reduce_session());
+}
+
 int main(void)
 {
     tu_require_device();
@@ -634,6 +734,7 @@ int main(void)
         cmocka_unit_test_teardown(argmax_every_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_values, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
     };
     return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
 }

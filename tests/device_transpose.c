@@ -11,6 +11,8 @@
 
 #include "test_util.h"
 
+#include "debug.h"
+
 static tu_fixture *fx;
 
 static int setup(void **state)
@@ -260,6 +262,94 @@ static void refusals(void **state)
         clrt_buffer_destroy(every[i]);
 }
 
+/* ---- injected OpenCL failures (src/debug.h's seam): every call of every site
+ * a transpose reaches fails once in turn; the session gets the named status and
+ * leaves nothing alive */
+
+static int transpose_session(void)
+{
+    enum { M = 5, N = 9 };
+    clrt_context *ctx = NULL;
+    clrt_queue *q = NULL;
+    clrt_buffer *a = NULL, *c = NULL, *ia = NULL, *ic = NULL;
+    float h[M * N], got[M * N];
+    int32_t hi[M * N], goti[M * N];
+    for (int i = 0; i < M * N; i++) {
+        h[i] = (float)i * 0.5f;
+        hi[i] = -7 * i;
+    }
+    int s = clrt_context_create(&ctx, NULL);
+    if (s == CLRT_OK)
+        s = clrt_queue_create(&q, ctx);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&c, ctx, CLRT_FLOAT32, N, M);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&ia, ctx, CLRT_INT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&ic, ctx, CLRT_INT32, N, M);
+    if (s == CLRT_OK)
+        s = clrt_buffer_write(q, a, h, M * N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_write(q, ia, hi, M * N);
+    if (s == CLRT_OK)
+        s = clrt_transpose(q, c, a);
+    if (s == CLRT_OK)
+        s = clrt_transpose(q, ic, ia);
+    if (s == CLRT_OK)
+        s = clrt_queue_finish(q);
+    if (s == CLRT_OK)
+        s = clrt_buffer_read(q, c, got, M * N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_read(q, ic, goti, M * N);
+    if (s == CLRT_OK)
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                assert_true(got[j * M + i] == h[i * N + j]);
+                assert_int_equal(goti[j * M + i], hi[i * N + j]);
+            }
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(c);
+    clrt_buffer_destroy(ia);
+    clrt_buffer_destroy(ic);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    return s;
+}
+
+static void fault_sweep(void **state)
+{
+    (void)state;
+    const long live = clrt__debug_live_total(); /* the fixture's */
+    clrt__debug_fault_clear();
+    TU_OK(transpose_session());
+    unsigned long calls[CLRT__FAULT_SITES];
+    for (int site = 0; site < CLRT__FAULT_SITES; site++)
+        calls[site] = clrt__debug_fault_calls(site);
+    assert_int_equal(calls[CLRT__FAULT_ENQUEUE_KERNEL], 2);
+    assert_int_equal(calls[CLRT__FAULT_BUILD], 1); /* int32 runs the float32 kernel */
+    unsigned runs = 0;
+    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
+        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
+                               ? CLRT_EDEVICE /* late: the context is failed */
+                               : CLRT_ENOMEM;
+        for (unsigned long n = 1; n <= calls[site]; n++) {
+            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
+            const int status = transpose_session();
+            clrt__debug_fault_clear();
+            if (status != expect)
+                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
+                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
+            if (clrt__debug_live_total() != live)
+                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
+            runs++;
+        }
+    }
+    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
+    TU_OK(transpose_session());
+}
+
 int main(void)
 {
     tu_require_device();
@@ -270,6 +360,7 @@ int main(void)
         cmocka_unit_test_teardown(transpose_large, tu_only_fixture_live),
         cmocka_unit_test_teardown(transpose_every_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
     };
     return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
 }
