@@ -8,6 +8,8 @@
 static const clrt__kernel_def *const table[CLRT__K_COUNT] = {
     [CLRT__K_ELEMENTWISE] = &clrt__k_elementwise,
     [CLRT__K_MATMUL] = &clrt__k_matmul,
+    [CLRT__K_REDUCE] = &clrt__k_reduce,
+    [CLRT__K_TRANSPOSE] = &clrt__k_transpose,
 };
 
 const clrt__kernel_def *clrt__kernel_at(int id) { return id >= 0 && id < CLRT__K_COUNT ? table[id] : NULL; }

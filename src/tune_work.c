@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.h"
 
@@ -14,8 +15,18 @@
  * broadcast to every row (the row-by-row path), in the rows x cols timing shape below. */
 enum { EW_ROWS = 64 };
 
+/* reduce and transpose (at the end of this file) */
+static int matrix_kernel(int kernel) { return kernel == CLRT__K_REDUCE || kernel == CLRT__K_TRANSPOSE; }
+static clrt__shape matrix_shape(size_t size);
+static int matrix_make(clrt__work *w, int dtype, clrt_context *ctx, const void *ha);
+static int matrix_run(clrt__work *w);
+static size_t matrix_check_shapes(clrt__shape *out, size_t cap);
+static int matrix_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t *wrong);
+
 clrt__shape clrt__work_shape(int kernel, size_t size)
 {
+    if (matrix_kernel(kernel))
+        return matrix_shape(size);
     if (kernel == CLRT__K_MATMUL)
         return (clrt__shape){size, size, size};
     /* EW_ROWS rows once there are enough elements, so that the broadcast takes the row path */
@@ -27,6 +38,8 @@ double clrt__work_amount(int kernel, int dtype, clrt__shape s)
 {
     if (kernel == CLRT__K_MATMUL)
         return 2.0 * (double)s.m * (double)s.n * (double)s.k;
+    if (matrix_kernel(kernel)) /* reduce: three sums of the matrix; transpose: a read and a write */
+        return (kernel == CLRT__K_REDUCE ? 3.0 : 2.0) * (double)s.m * (double)s.n * (double)clrt__dtype_size(dtype);
     /* bytes: 3 for the add, 2 for the sigmoid in place, 2 for the broadcast add in
      * place (and its row) */
     return (7.0 * (double)s.m + 1.0) * (double)s.n * (double)clrt__dtype_size(dtype);
@@ -55,7 +68,8 @@ void clrt__work_free(clrt__work *w)
     clrt_buffer_destroy(w->b);
     clrt_buffer_destroy(w->c);
     clrt_buffer_destroy(w->brow);
-    w->a = w->b = w->c = w->brow = NULL;
+    clrt_buffer_destroy(w->d);
+    w->a = w->b = w->c = w->brow = w->d = NULL;
 }
 
 int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s,
@@ -64,6 +78,13 @@ int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clr
     size_t d[3][2];
     dims(kernel, s, d);
     *w = (clrt__work){.kernel = kernel, .q = q};
+    if (matrix_kernel(kernel)) {
+        int st = clrt_buffer_create(&w->a, ctx, (clrt_dtype)dtype, s.m, s.n);
+        st = st == CLRT_OK ? matrix_make(w, dtype, ctx, ha) : st;
+        if (st != CLRT_OK)
+            clrt__work_free(w);
+        return st;
+    }
     clrt_buffer **bufs[3] = {&w->a, &w->b, &w->c};
     int st = CLRT_OK;
     for (int i = 0; i < 3 && st == CLRT_OK; i++)
@@ -82,6 +103,8 @@ int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clr
 int clrt__work_run(void *arg)
 {
     clrt__work *w = arg;
+    if (matrix_kernel(w->kernel))
+        return matrix_run(w);
     int st;
     if (w->kernel == CLRT__K_MATMUL) {
         st = clrt_matmul(w->q, w->c, w->a, w->b);
@@ -102,6 +125,8 @@ size_t clrt__work_check_shapes(int kernel, clrt__shape *out, size_t cap)
      * (the broadcast by rows), one column (the broadcast of one element) */
     static const clrt__shape mm[] = {{67, 83, 777}, {5, 7, 33}, {129, 1, 65}, {1, 131, 17}, {40, 50, 1}};
     static const clrt__shape ew[] = {{1, 1, 0}, {1, 17, 0}, {1, 100003, 0}, {7, 33, 0}, {65, 1, 0}, {33, 1031, 0}};
+    if (matrix_kernel(kernel))
+        return matrix_check_shapes(out, cap);
     const clrt__shape *src = kernel == CLRT__K_MATMUL ? mm : ew;
     size_t n = kernel == CLRT__K_MATMUL ? sizeof mm / sizeof *mm : sizeof ew / sizeof *ew;
     for (size_t i = 0; i < n && i < cap; i++)
@@ -195,6 +220,15 @@ static size_t wrong_elementwise(int dtype, const void *a, const void *b, const v
 int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t rows,
                       char *why, size_t cap)
 {
+    if (matrix_kernel(kernel)) {
+        size_t wrong = 0;
+        int st = matrix_verify(kernel, dtype, ctx, q, s, &wrong);
+        if (st != CLRT_OK)
+            snprintf(why, cap, "at %zux%zu: %s: %.150s", s.m, s.n, clrt_status_name(st), clrt_error_message());
+        else if (wrong)
+            snprintf(why, cap, "WRONG RESULT at %zux%zu (%zu elements)", s.m, s.n, wrong);
+        return st == CLRT_OK && wrong == 0 ? 0 : -1;
+    }
     size_t d[3][2];
     dims(kernel, s, d);
     const size_t elem = clrt__dtype_size(dtype);
@@ -225,4 +259,146 @@ int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, c
     else if (wrong)
         snprintf(why, cap, "WRONG RESULT at %zux%zux%zu (%zu elements)", s.m, s.n, s.k, wrong);
     return st == CLRT_OK && wrong == 0 ? 0 : -1;
+}
+
+/* ---- reduce and transpose: an m x n matrix */
+
+static clrt__shape matrix_shape(size_t size)
+{
+    /* as square as size allows, at most size elements (the tuner's host operands) */
+    size_t m = (size_t)sqrt((double)size);
+    while (m > 1 && m * m > size)
+        m--;
+    if (m == 0)
+        m = 1;
+    return (clrt__shape){m, size / m, 0};
+}
+
+/* w->a exists (m x n); the outputs, and a written from ha. */
+static int matrix_make(clrt__work *w, int dtype, clrt_context *ctx, const void *ha)
+{
+    const clrt_dtype dt = (clrt_dtype)dtype;
+    const size_t m = clrt_buffer_rows(w->a), n = clrt_buffer_cols(w->a);
+    int st = CLRT_OK;
+    if (w->kernel == CLRT__K_REDUCE) {
+        st = clrt_buffer_create(&w->b, ctx, dt, m, 1);
+        if (st == CLRT_OK)
+            st = clrt_buffer_create(&w->c, ctx, dt, 1, n);
+        if (st == CLRT_OK)
+            st = clrt_buffer_create(&w->d, ctx, dt, 1, 1);
+    } else {
+        st = clrt_buffer_create(&w->c, ctx, dt, n, m);
+    }
+    return st == CLRT_OK ? clrt_buffer_write(w->q, w->a, ha, m * n) : st;
+}
+
+static int matrix_run(clrt__work *w)
+{
+    int st;
+    if (w->kernel == CLRT__K_REDUCE) {
+        st = clrt_reduce(w->q, CLRT_REDUCE_SUM, CLRT_ALL, w->d, w->a);
+        if (st == CLRT_OK)
+            st = clrt_reduce(w->q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, w->b, w->a);
+        if (st == CLRT_OK)
+            st = clrt_reduce(w->q, CLRT_REDUCE_SUM, CLRT_EACH_COL, w->c, w->a);
+    } else {
+        st = clrt_transpose(w->q, w->c, w->a);
+    }
+    return st == CLRT_OK ? clrt_queue_finish(w->q) : st;
+}
+
+static size_t matrix_check_shapes(clrt__shape *out, size_t cap)
+{
+    /* one element, odd and thin both ways, one long row, one long column */
+    static const clrt__shape s[] = {{1, 1, 0}, {7, 17, 0}, {65, 127, 0}, {1, 100003, 0}, {1031, 3, 0}, {33, 1, 0}};
+    size_t n = sizeof s / sizeof *s;
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = s[i];
+    return n < cap ? n : cap;
+}
+
+/* Values that are small integers (-16..16): every sum of the check shapes is
+ * exact in float32 in any order, so each result must equal the host's. */
+static void integer_fill(void *data, int dtype, size_t count)
+{
+    clrt__work_fill(data, dtype, count, 13);
+    for (size_t i = 0; i < count; i++) {
+        if (dtype == CLRT_FLOAT64)
+            ((double *)data)[i] = floor(((double *)data)[i] * 16.5);
+        else
+            ((float *)data)[i] = floorf(((float *)data)[i] * 16.5f);
+    }
+}
+
+static double elem_at(const void *p, int dtype, size_t i)
+{
+    return dtype == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+/* Wrong elements of the three sums, the maximum of all and each row's argmax,
+ * or of the transpose, against the host. */
+static int matrix_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t *wrong)
+{
+    const clrt_dtype dt = (clrt_dtype)dtype;
+    const size_t m = s.m, n = s.n, elem = clrt__dtype_size(dtype);
+    void *a = malloc(m * n * elem), *got = malloc(m * n * elem);
+    int32_t *arg = malloc(m * sizeof *arg);
+    clrt_buffer *da = NULL, *out[5] = {NULL, NULL, NULL, NULL, NULL};
+    int st = a && got && arg ? CLRT_OK : CLRT_ENOMEM;
+    *wrong = 0;
+    if (st == CLRT_OK) {
+        integer_fill(a, dtype, m * n);
+        st = clrt_buffer_create(&da, ctx, dt, m, n);
+    }
+    if (st == CLRT_OK)
+        st = clrt_buffer_write(q, da, a, m * n);
+    if (st == CLRT_OK && kernel == CLRT__K_TRANSPOSE) {
+        st = clrt_buffer_create(&out[0], ctx, dt, n, m);
+        if (st == CLRT_OK)
+            st = clrt_transpose(q, out[0], da);
+        if (st == CLRT_OK)
+            st = clrt_buffer_read(q, out[0], got, m * n);
+        for (size_t i = 0; st == CLRT_OK && i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                *wrong += memcmp((char *)got + (j * m + i) * elem, (char *)a + (i * n + j) * elem, elem) != 0;
+    } else if (st == CLRT_OK) {
+        /* out: the sum of all, of each row, of each column; the maximum of all; each row's argmax */
+        const size_t shape[5][2] = {{1, 1}, {m, 1}, {1, n}, {1, 1}, {m, 1}};
+        const clrt_axis axis[4] = {CLRT_ALL, CLRT_EACH_ROW, CLRT_EACH_COL, CLRT_ALL};
+        for (int i = 0; i < 5 && st == CLRT_OK; i++)
+            st = clrt_buffer_create(&out[i], ctx, i == 4 ? CLRT_INT32 : dt, shape[i][0], shape[i][1]);
+        for (int i = 0; i < 4 && st == CLRT_OK; i++)
+            st = clrt_reduce(q, i == 3 ? CLRT_REDUCE_MAX : CLRT_REDUCE_SUM, axis[i], out[i], da);
+        if (st == CLRT_OK)
+            st = clrt_argmax_rows(q, out[4], da);
+        double all = 0, max = -INFINITY;
+        for (size_t i = 0; i < m * n; i++) {
+            all += elem_at(a, dtype, i);
+            max = elem_at(a, dtype, i) > max ? elem_at(a, dtype, i) : max;
+        }
+        for (int k = 0; k < 4 && st == CLRT_OK; k++) {
+            st = clrt_buffer_read(q, out[k], got, shape[k][0] * shape[k][1]);
+            for (size_t i = 0; st == CLRT_OK && i < shape[k][0] * shape[k][1]; i++) {
+                double want = k == 0 ? all : k == 3 ? max : 0;
+                for (size_t j = 0; (k == 1 || k == 2) && j < (k == 1 ? n : m); j++)
+                    want += elem_at(a, dtype, k == 1 ? i * n + j : j * n + i);
+                *wrong += elem_at(got, dtype, i) != want;
+            }
+        }
+        if (st == CLRT_OK)
+            st = clrt_buffer_read(q, out[4], arg, m);
+        for (size_t i = 0; st == CLRT_OK && i < m; i++) {
+            size_t best = 0;
+            for (size_t j = 1; j < n; j++)
+                best = elem_at(a, dtype, i * n + j) > elem_at(a, dtype, i * n + best) ? j : best;
+            *wrong += arg[i] != (int32_t)best;
+        }
+    }
+    for (int i = 0; i < 5; i++)
+        clrt_buffer_destroy(out[i]);
+    clrt_buffer_destroy(da);
+    free(a);
+    free(got);
+    free(arg);
+    return st;
 }

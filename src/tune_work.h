@@ -11,7 +11,7 @@
 #include "params.h"
 
 /* A shape: m x n x k for products (a m x k, b k x n, c m x n); m x n (k = 0)
- * for the elementwise kernel (a, b and c m x n). */
+ * for the elementwise kernel (a, b and c m x n), reduce and transpose. */
 typedef struct clrt__shape {
     size_t m, n, k;
 } clrt__shape;
@@ -22,6 +22,7 @@ typedef struct clrt__work {
     clrt_queue *q;
     clrt_buffer *a, *b, *c;
     clrt_buffer *brow; /* elementwise: b's first row, a view (the broadcast operand) */
+    clrt_buffer *d; /* reduce: the all-elements sum (b each row's, c each column's) */
 } clrt__work;
 
 /* The shape timed at size (n x n x n, or about n elements). */

@@ -134,8 +134,9 @@ CLRT_API int clrt_fill(clrt_queue *q, clrt_buffer *c, double value);
  *  overlap is CLRT_EINVAL. */
 CLRT_API int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
 
-/** c (cols x rows) = a (rows x cols) transposed; any dtype, int32 too. c
- *  sharing any memory with a: CLRT_EINVAL. */
+/** c (cols x rows) = a (rows x cols) transposed; any dtype, int32 too
+ *  (elements are moved bit for bit: NaN payloads stay). c sharing any memory
+ *  with a: CLRT_EINVAL; another shape or dtype: CLRT_ESHAPE. */
 CLRT_API int clrt_transpose(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a);
 
 /** Reductions. */
@@ -153,13 +154,21 @@ typedef enum {
 } clrt_axis;
 
 /** out = op over axis of a; out has a's dtype (float32/float64) and the
- *  shape the axis says (else CLRT_ESHAPE). A sum is accumulated in the dtype
- *  in blocks (its error grows with the log of the count, not the count). */
+ *  shape the axis says (else CLRT_ESHAPE); int32: CLRT_EUNSUPPORTED; out
+ *  sharing any memory with a: CLRT_EINVAL. A sum is accumulated in the dtype:
+ *  runs of a fixed length (set by the tuning parameters) added in sequence,
+ *  their results joined by halving trees and further levels, so its error is
+ *  at most about D * eps * sum |x| with a depth D that grows with the log of
+ *  the count, not the count. The sum of elements that are all -0 is -0.
+ *  Large reductions run in levels whose partial results live in a scratch
+ *  buffer that q keeps (see clrt_matmul()). */
 CLRT_API int clrt_reduce(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *out, const clrt_buffer *a);
 
 /** out (int32, rows x 1) = for each row of a (float32/float64), the column of
  *  its largest value: the first on ties; a row holding NaN gives its first
- *  NaN's column (NumPy's rule). out not int32: CLRT_ESHAPE. */
+ *  NaN's column (NumPy's rule); a row of -inf gives 0. out not int32 or not
+ *  rows x 1: CLRT_ESHAPE; a of int32: CLRT_EUNSUPPORTED; more than INT32_MAX
+ *  columns: CLRT_EUNSUPPORTED. */
 CLRT_API int clrt_argmax_rows(clrt_queue *q, clrt_buffer *out, const clrt_buffer *a);
 /** @} */
 
