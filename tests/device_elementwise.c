@@ -908,6 +908,125 @@ static void refusals(void **state)
         clrt_buffer_destroy(all[i]);
 }
 
+/* ---- every OpenCL call the elementwise calls make, failing in turn */
+
+/* One user's session through the family: binary with a row broadcast, unary
+ * in place on a view, axpby, scale, fill (float32 and int32) and copy; stops
+ * at the first failure, checks the results when it gets through, and always
+ * cleans up. */
+static int elementwise_session(void)
+{
+    enum { M = 3, N = 70 };
+    clrt_context *ctx = NULL;
+    clrt_queue *q = NULL;
+    clrt_buffer *a = NULL, *b = NULL, *row = NULL, *c = NULL, *v = NULL, *ix = NULL;
+    float ha[M * N], hrow[N], got[M * N];
+    int32_t hix[M];
+    for (int i = 0; i < M * N; i++)
+        ha[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int j = 0; j < N; j++)
+        hrow[j] = (float)(j % 5);
+    int s = clrt_context_create(&ctx, NULL);
+    if (s == CLRT_OK)
+        s = clrt_queue_create(&q, ctx);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&b, ctx, CLRT_FLOAT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&row, ctx, CLRT_FLOAT32, 1, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&c, ctx, CLRT_FLOAT32, M, N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_create(&ix, ctx, CLRT_INT32, M, 1);
+    if (s == CLRT_OK)
+        s = clrt_buffer_view(&v, c, 1, 3, 2, 60);
+    if (s == CLRT_OK)
+        s = clrt_buffer_write(q, a, ha, M * N);
+    if (s == CLRT_OK)
+        s = clrt_buffer_write(q, row, hrow, N);
+    if (s == CLRT_OK)
+        s = clrt_binary(q, CLRT_OP_MUL, b, a, a); /* b = a*a */
+    if (s == CLRT_OK)
+        s = clrt_binary(q, CLRT_OP_ADD, c, b, row); /* c = a*a + row */
+    if (s == CLRT_OK)
+        s = clrt_unary(q, CLRT_OP_NEG, v, v); /* a window of c negated in place */
+    if (s == CLRT_OK)
+        s = clrt_axpby(q, 2.0, a, 1.0, c); /* c += 2a */
+    if (s == CLRT_OK)
+        s = clrt_scale(q, b, 0.5, b);
+    if (s == CLRT_OK)
+        s = clrt_copy(q, a, b); /* a = a*a/2 */
+    if (s == CLRT_OK)
+        s = clrt_fill(q, ix, 7.0);
+    if (s == CLRT_OK)
+        s = clrt_queue_finish(q);
+    if (s == CLRT_OK)
+        s = clrt_buffer_read(q, c, got, M * N);
+    if (s == CLRT_OK) {
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                const float x = ha[i * N + j];
+                float want = x * x + hrow[j];
+                if (i >= 1 && j >= 3 && j < 63)
+                    want = -want;
+                want += 2.0f * x; /* all small integers: exact */
+                assert_true(got[i * N + j] == want);
+            }
+        s = clrt_buffer_read(q, a, got, M * N);
+    }
+    if (s == CLRT_OK) {
+        for (int i = 0; i < M * N; i++)
+            assert_true(got[i] == 0.5f * ha[i] * ha[i]);
+        s = clrt_buffer_read(q, ix, hix, M);
+    }
+    if (s == CLRT_OK)
+        for (int i = 0; i < M; i++)
+            assert_int_equal(hix[i], 7);
+    clrt_buffer_destroy(v);
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(b);
+    clrt_buffer_destroy(row);
+    clrt_buffer_destroy(c);
+    clrt_buffer_destroy(ix);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+    return s;
+}
+
+static void fault_sweep(void **state)
+{
+    (void)state;
+    const long live = clrt__debug_live_total(); /* the fixture's */
+    clrt__debug_fault_clear();
+    TU_OK(elementwise_session());
+    unsigned long calls[CLRT__FAULT_SITES];
+    for (int site = 0; site < CLRT__FAULT_SITES; site++)
+        calls[site] = clrt__debug_fault_calls(site);
+    assert_true(calls[CLRT__FAULT_ENQUEUE_KERNEL] >= 7);
+    unsigned runs = 0;
+    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
+        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
+                               ? CLRT_EDEVICE /* late: the context is failed */
+                           : site == CLRT__FAULT_ENQUEUE_KERNEL
+                               ? CLRT_EOPENCL /* a work-group the device cannot hold, not memory */
+                               : CLRT_ENOMEM;
+        for (unsigned long n = 1; n <= calls[site]; n++) {
+            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
+            const int status = elementwise_session();
+            clrt__debug_fault_clear();
+            if (status != expect)
+                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
+                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
+            if (clrt__debug_live_total() != live)
+                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
+            runs++;
+        }
+    }
+    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
+    TU_OK(elementwise_session());
+}
+
 int main(void)
 {
     tu_require_device();
@@ -924,6 +1043,7 @@ int main(void)
         cmocka_unit_test_teardown(every_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(old_kernel_name, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
     };
     return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
 }
