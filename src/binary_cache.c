@@ -2,8 +2,10 @@
  * make a repeated build cheap (device.c, clrt__driver_caches_builds, says
  * which: NVIDIA's does; POCL's still costs ~25 ms a build).
  *
- * One file per (source, options, device, driver, clrt version), named by a
- * hash of those. The file repeats the key in a text header, so a hash
+ * One file per (source, options, the headers it includes, device, driver,
+ * clrt version), named by a hash of those. The headers are found as the
+ * preprocessor would find them (includes.h); a program whose #include lines
+ * clrt cannot follow is not cached at all. The file repeats the key in a text header, so a hash
  * collision, an entry from another driver or clrt version, or a truncated or
  * corrupt file is a miss (with a warning for the corrupt ones), never a wrong
  * program. Writes are atomic (temporary file, then rename).
@@ -19,6 +21,7 @@
 #include "binary_cache.h"
 #include "debug.h"
 #include "disk.h"
+#include "includes.h"
 #include "util.h"
 
 enum { MAX_ENTRY = 256 << 20 };
@@ -30,17 +33,21 @@ int clrt__binary_cache_enabled(const clrt_context *ctx)
 
 /* The key as text: the header every entry starts with. */
 #define HEADER_FMT                                                                                   \
-    "CLRT-PROGRAM-CACHE 1\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
-    "source %016" PRIx64 " %zu\n"
-static char *entry_header(const clrt_context *ctx, const char *source, const char *options)
+    "CLRT-PROGRAM-CACHE 2\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
+    "source %016" PRIx64 " %zu\nincludes %016" PRIx64 " %zu\n"
+char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const char *options)
 {
+    uint64_t inc_hash;
+    size_t inc_files;
+    if (clrt__includes_hash(source, options, &inc_hash, &inc_files) != 0)
+        return NULL; /* an #include clrt cannot follow: not cached */
     uint64_t src_hash = clrt__hash_str(CLRT_HASH_INIT, source);
     int n = snprintf(NULL, 0, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
-                     ctx->info.driver, options, src_hash, strlen(source));
+                     ctx->info.driver, options, src_hash, strlen(source), inc_hash, inc_files);
     char *h = n > 0 ? malloc((size_t)n + 1) : NULL;
     if (h)
         snprintf(h, (size_t)n + 1, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
-                 ctx->info.driver, options, src_hash, strlen(source));
+                 ctx->info.driver, options, src_hash, strlen(source), inc_hash, inc_files);
     return h;
 }
 
@@ -60,15 +67,14 @@ static void warn_corrupt(const char *path, const char *why)
     fprintf(stderr, "clrt: ignoring program cache entry %s: %s (it will be rebuilt)\n", path, why);
 }
 
-int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *options, cl_program *out)
+int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *options, cl_program *out)
 {
     *out = NULL;
-    char *header = entry_header(ctx, source, options);
     char path[4200];
     char *data = NULL;
     size_t len = 0;
     int hit = 0, rejected = 0;
-    if (!header || entry_path(header, 0, path, sizeof path) != 0 ||
+    if (entry_path(header, 0, path, sizeof path) != 0 ||
         clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
         goto done; /* no entry: a plain miss */
 
@@ -116,22 +122,20 @@ done:
         clrt__cache_count(CLRT__CACHE_HIT);
     else if (!rejected)
         clrt__cache_count(CLRT__CACHE_MISS);
-    free(header);
     free(data);
     return hit;
 }
 
-void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char *options, cl_program program)
+void clrt__binary_cache_store(const char *header, cl_program program)
 {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0 ||
         size > MAX_ENTRY)
         return;
-    char *header = entry_header(ctx, source, options);
     unsigned char *bin = malloc(size);
     char *file = NULL;
     char path[4200];
-    if (!header || !bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
+    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
         entry_path(header, 1, path, sizeof path) != 0)
         goto done;
     char trailer[64];
@@ -147,7 +151,6 @@ void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char 
     /* A cache that cannot be written is not an error: the program works. */
     (void)clrt__file_write_atomic(path, file, total);
 done:
-    free(header);
     free(bin);
     free(file);
 }

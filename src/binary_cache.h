@@ -6,9 +6,13 @@
 
 /* Whether builds on this context go through the disk cache. */
 int clrt__binary_cache_enabled(const clrt_context *ctx);
-/* 1 and a built program in *out on a hit; 0 on a miss (corrupt entries warn). */
-int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *options, cl_program *out);
+/* The key of (source, options) on ctx: the text an entry starts with
+ * (malloc'd). NULL when the program must not be cached (an #include clrt
+ * cannot follow, see includes.h) or there is no memory. */
+char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const char *options);
+/* 1 and a program built with options in *out on a hit; 0 on a miss (corrupt entries warn). */
+int clrt__binary_cache_load(clrt_context *ctx, const char *key, const char *options, cl_program *out);
 /* Save a program just built from source; failures are silent (it is a cache). */
-void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char *options, cl_program program);
+void clrt__binary_cache_store(const char *key, cl_program program);
 
 #endif

@@ -38,8 +38,11 @@ static void append_build_log(cl_program program, cl_device_id device)
 static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
                  cl_program *out)
 {
-    int use_disk = clrt__binary_cache_enabled(ctx);
-    if (use_disk && clrt__binary_cache_load(ctx, source, options, out)) {
+    /* NULL key: no disk cache for this program (off, or an #include that
+     * cannot be followed) */
+    char *key = clrt__binary_cache_enabled(ctx) ? clrt__binary_cache_key(ctx, source, options) : NULL;
+    if (key && clrt__binary_cache_load(ctx, key, options, out)) {
+        free(key);
         clrt__live(CLRT__LIVE_PROGRAM, +1);
         return CLRT_OK;
     }
@@ -47,9 +50,11 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
     cl_program program = NULL;
     if (err == CL_SUCCESS)
         program = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
-    if (err != CL_SUCCESS || !program)
+    if (err != CL_SUCCESS || !program) {
+        free(key);
         return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateProgramWithSource", &ctx->info,
                              "cannot create a program");
+    }
     clrt__live(CLRT__LIVE_PROGRAM, +1);
 
     err = clrt__fault(CLRT__FAULT_BUILD);
@@ -62,10 +67,12 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
         append_build_log(program, ctx->device);
         clReleaseProgram(program);
         clrt__live(CLRT__LIVE_PROGRAM, -1);
+        free(key);
         return status;
     }
-    if (use_disk)
-        clrt__binary_cache_store(ctx, source, options, program);
+    if (key)
+        clrt__binary_cache_store(key, program);
+    free(key);
     *out = program;
     return CLRT_OK;
 }

@@ -44,6 +44,10 @@ extern "C" {
  *  program that fails to compile gives CLRT_EBUILD, with the driver's full
  *  build log in clrt_error_message(). clrt adds "-cl-kernel-arg-info" to the
  *  options so that it can check arguments against the kernel's declaration.
+ *  Headers the source #includes (through -I folders or the working folder)
+ *  are read when the program is built; across contexts and processes, the
+ *  on-disk program cache keys on their contents, and does not cache a program
+ *  whose includes it cannot follow (docs/tuning.md, "The program cache").
  *
  *  Arguments. Each argument is set once and stays set for later launches until
  *  set again. clrt tracks which are set: launching with one unset is
