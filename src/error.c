@@ -2,6 +2,7 @@
  * per-thread failure message. */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,9 @@ typedef struct message {
 
 static pthread_key_t message_key;
 static pthread_once_t message_once = PTHREAD_ONCE_INIT;
+/* 0 when the key could not be made (the process ran out of keys) or was
+ * deleted at unload: then there is no message, never someone else's key. */
+static atomic_int message_key_ok;
 
 static void message_free(void *p)
 {
@@ -59,11 +63,32 @@ static void message_free(void *p)
     }
 }
 
-static void message_key_create(void) { pthread_key_create(&message_key, message_free); }
+static void message_key_create(void)
+{
+    atomic_store(&message_key_ok, pthread_key_create(&message_key, message_free) == 0);
+}
+
+#if defined(__GNUC__)
+/* When the library is unloaded (dlclose) or the process exits. The key goes,
+ * so that a thread exiting later does not call message_free, which left with
+ * the library, and so that loading the library again and again does not use
+ * up the process's keys. This thread's message is freed; another live
+ * thread's is left as it is (freeing it here would race with its owner). */
+__attribute__((destructor)) static void message_key_delete(void)
+{
+    if (!atomic_exchange(&message_key_ok, 0))
+        return;
+    message_free(pthread_getspecific(message_key));
+    pthread_setspecific(message_key, NULL);
+    pthread_key_delete(message_key);
+}
+#endif
 
 static message *message_get(void)
 {
     pthread_once(&message_once, message_key_create);
+    if (!atomic_load(&message_key_ok))
+        return NULL;
     message *m = pthread_getspecific(message_key);
     if (!m) {
         m = calloc(1, sizeof *m);
