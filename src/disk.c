@@ -61,9 +61,17 @@ int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
 {
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer, forever; fstat then admits only a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
     char *buf = NULL;
     size_t size = 0, cap = 0;
     int rc = 0;
@@ -83,14 +91,16 @@ int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
             }
             buf = grown;
         }
-        size_t got = fread(buf + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) {
-            rc = ferror(f) ? -1 : 0;
+        ssize_t got = read(fd, buf + size, cap - size);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            rc = got < 0 ? -1 : 0;
             break;
         }
+        size += (size_t)got;
     }
-    fclose(f);
+    close(fd);
     if (rc != 0 || size > max) {
         free(buf);
         return -1;
@@ -101,6 +111,12 @@ int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
     *data = buf;
     *len = size;
     return 0;
+}
+
+int clrt__file_is_other(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
 int clrt__file_write_atomic(const char *path, const void *data, size_t len)

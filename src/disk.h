@@ -18,8 +18,13 @@ uint64_t clrt__hash_str(uint64_t h, const char *s); /* includes the terminating 
 int clrt__cache_dir(const char *sub, int create, char *out, size_t cap);
 
 /* Read a whole file (at most max bytes) into a malloc'd buffer with a NUL
- * after the data. 0 on success, -1 otherwise (missing, unreadable, too big). */
+ * after the data. 0 on success, -1 otherwise (missing, unreadable, too big,
+ * or not a regular file: a FIFO or a device is refused without blocking). */
 int clrt__file_read(const char *path, size_t max, char **data, size_t *len);
+
+/* 1 when path exists and is not a regular file (a folder, FIFO, device):
+ * what clrt will neither read nor replace as a file of its own. */
+int clrt__file_is_other(const char *path);
 
 /* Write data to path atomically: a temporary file in the same folder, then
  * rename, so a reader sees the old file or the new one, never half of one.
