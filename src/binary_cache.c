@@ -12,7 +12,10 @@
  *
  * CLRT_CACHE=0 (off/no/false) disables it, CLRT_CACHE=1 (on/yes/true) uses it on every driver;
  * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt;
- * entries go to its programs/ folder). */
+ * entries go to its programs/ folder). After each store the folder is kept
+ * under CLRT_CACHE_MAX_MB (least recently used entries go first: a hit
+ * refreshes an entry's time) and temporary files a killed process left are
+ * removed. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,13 +55,19 @@ char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const 
 }
 
 /* create: make the folder (to store; a lookup leaves the disk alone) */
-static int entry_path(const char *header, int create, char *path, size_t cap)
+static int entry_path(const char *header, int create, char *dir, size_t dcap, char *path, size_t cap)
 {
-    char dir[4096];
-    if (clrt__cache_dir("programs", create, dir, sizeof dir) != 0)
+    if (clrt__cache_dir("programs", create, dir, dcap) != 0)
         return -1;
     int n = snprintf(path, cap, "%s/%016" PRIx64 ".bin", dir, clrt__hash_str(CLRT_HASH_INIT, header));
     return (n > 0 && (size_t)n < cap) ? 0 : -1;
+}
+
+/* The folder's size limit: programs built with varying -D options add an
+ * entry each (5-500 KB), so the cache would otherwise only grow. */
+static uint64_t max_bytes(void)
+{
+    return (uint64_t)clrt__env_long("CLRT_CACHE_MAX_MB", CLRT__CACHE_DEFAULT_MAX_MB, 1, 1L << 20) << 20;
 }
 
 static void warn_corrupt(const char *path, const char *why)
@@ -70,11 +79,11 @@ static void warn_corrupt(const char *path, const char *why)
 int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *options, cl_program *out)
 {
     *out = NULL;
-    char path[4200];
+    char dir[4096], path[4200];
     char *data = NULL;
     size_t len = 0;
     int hit = 0, rejected = 0;
-    if (entry_path(header, 0, path, sizeof path) != 0 ||
+    if (entry_path(header, 0, dir, sizeof dir, path, sizeof path) != 0 ||
         clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
         goto done; /* no entry: a plain miss */
 
@@ -117,6 +126,7 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *o
     }
     *out = program;
     hit = 1;
+    clrt__file_touch(path); /* recently used: trimmed last */
 done:
     if (hit)
         clrt__cache_count(CLRT__CACHE_HIT);
@@ -134,9 +144,9 @@ void clrt__binary_cache_store(const char *header, cl_program program)
         return;
     unsigned char *bin = malloc(size);
     char *file = NULL;
-    char path[4200];
+    char dir[4096], path[4200];
     if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        entry_path(header, 1, path, sizeof path) != 0)
+        entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0)
         goto done;
     char trailer[64];
     int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,
@@ -149,7 +159,8 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     memcpy(file + hlen, trailer, (size_t)tn);
     memcpy(file + hlen + tn, bin, size);
     /* A cache that cannot be written is not an error: the program works. */
-    (void)clrt__file_write_atomic(path, file, total);
+    if (clrt__file_write_atomic(path, file, total) == 0)
+        clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
 done:
     free(bin);
     free(file);

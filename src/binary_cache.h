@@ -4,6 +4,9 @@
 
 #include "handles.h"
 
+/* The program cache's size limit unless CLRT_CACHE_MAX_MB says otherwise. */
+enum { CLRT__CACHE_DEFAULT_MAX_MB = 256 };
+
 /* Whether builds on this context go through the disk cache. */
 int clrt__binary_cache_enabled(const clrt_context *ctx);
 /* The key of (source, options) on ctx: the text an entry starts with

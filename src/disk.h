@@ -26,9 +26,24 @@ int clrt__file_read(const char *path, size_t max, char **data, size_t *len);
  * what clrt will neither read nor replace as a file of its own. */
 int clrt__file_is_other(const char *path);
 
-/* Write data to path atomically: a temporary file in the same folder, then
- * rename, so a reader sees the old file or the new one, never half of one.
- * Returns 0 or -1. */
+/* Write data to path atomically: a temporary file in the same folder
+ * ("<path>.tmp.XXXXXX"), then rename, so a reader sees the old file or the
+ * new one, never half of one. After a write, temporary files of the same path
+ * older than CLRT__STALE_TMP_SECONDS (a process killed while writing left
+ * them) are removed. Returns 0 or -1. */
 int clrt__file_write_atomic(const char *path, const void *data, size_t len);
+
+/* A write takes milliseconds: a temporary file this old was abandoned. */
+enum { CLRT__STALE_TMP_SECONDS = 600 };
+
+/* For a folder that only clrt writes: remove every stale temporary file of
+ * clrt__file_write_atomic, then, while the regular files whose names end in
+ * suffix total more than max_bytes, delete the oldest of them (by
+ * modification time), never the one named keep (may be NULL). */
+void clrt__dir_trim(const char *dir, const char *suffix, uint64_t max_bytes, const char *keep);
+
+/* Set path's modification time to now (a cache entry just used), so that
+ * clrt__dir_trim deletes the least recently used entries first. */
+void clrt__file_touch(const char *path);
 
 #endif
