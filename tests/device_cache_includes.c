@@ -4,6 +4,7 @@
  * cached at all. Each run is a new context, so only the disk cache can carry a
  * program from one run to the next (as it would into a new process). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,9 @@
 
 #include "debug.h"
 
-static char dir[64];
-static char programs[128];
+static char dir[160];
+static char programs[200];
+static int lock_fd = -1;
 
 static void remove_tree(const char *path)
 {
@@ -37,14 +39,36 @@ static void remove_tree(const char *path)
     rmdir(path);
 }
 
+/* The folder is the same in every run (per user and driver), not a random
+ * one: the paths reach the driver's compiler, and POCL leaks memory inside
+ * LLVM when it first builds the binary of a program its own kernel cache has
+ * not seen, which the sanitizer run would report. A lock keeps two runs of
+ * the same driver (other build trees) apart. */
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/clrt-include-test-XXXXXX");
-    if (!mkdtemp(dir))
+    clrt_device_info dev;
+    size_t n = 0;
+    if (clrt_device_list(&dev, 1, &n) != CLRT_OK || n == 0)
+        return -1;
+    char slug[32];
+    size_t j = 0;
+    for (const char *c = dev.platform; *c && j + 1 < sizeof slug; c++)
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))
+            slug[j++] = *c;
+    slug[j] = '\0';
+    snprintf(dir, sizeof dir, "/tmp/clrt-include-test-%ld-%s", (long)getuid(), slug);
+    char lock[200];
+    snprintf(lock, sizeof lock, "%s.lock", dir);
+    lock_fd = open(lock, O_CREAT | O_RDWR, 0600);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (lock_fd < 0 || fcntl(lock_fd, F_SETLKW, &fl) != 0)
+        return -1;
+    remove_tree(dir); /* what an interrupted run left */
+    if (mkdir(dir, 0700) != 0)
         return -1;
     snprintf(programs, sizeof programs, "%s/cache/programs", dir);
-    char cache[96];
+    char cache[200];
     snprintf(cache, sizeof cache, "%s/cache", dir);
     setenv("CLRT_CACHE", "on", 1);
     setenv("CLRT_CACHE_DIR", cache, 1);
@@ -55,6 +79,7 @@ static int teardown(void **state)
 {
     (void)state;
     remove_tree(dir);
+    close(lock_fd); /* releases the lock */
     unsetenv("CLRT_CACHE");
     unsetenv("CLRT_CACHE_DIR");
     tu_assert_no_live_handles();
@@ -64,7 +89,7 @@ static int teardown(void **state)
 /* Write text to <dir>/<name>, making <dir>/<sub> folders as needed. */
 static void put(const char *name, const char *text)
 {
-    char path[256];
+    char path[400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     char *slash = strrchr(path, '/');
     *slash = '\0';
@@ -146,7 +171,7 @@ static const char angled[] = "  #  include <val.h> /* angle brackets, spaces */\
 /* A header and the header it includes, each changed in turn. */
 static void changed_header_is_rebuilt(const char *source, const char *opt_before_dir)
 {
-    char opts[160];
+    char opts[400];
     snprintf(opts, sizeof opts, "%s%s/inc", opt_before_dir, dir);
     put("inc/val.h", "#include \"nested.h\"\n#define VAL 5\n");
     put("inc/nested.h", "#define NESTED 1\n");
@@ -175,7 +200,7 @@ static void header_change_angled_joined(void **state)
 static void shadowing_header(void **state)
 {
     (void)state;
-    char opts[200];
+    char opts[400];
     snprintf(opts, sizeof opts, "-I %s/a -I %s/b", dir, dir);
     put("a/other.h", "\n");
     put("b/val.h", "#define VAL 3\n#define NESTED 4\n");
@@ -192,7 +217,7 @@ static void unfollowable_include_not_cached(void **state)
     (void)state;
     static const char source[] = "#define HEADER \"val.h\"\n#include HEADER\n"
                                  "__kernel void k(__global int *o) { o[0] = VAL; o[1] = NESTED; }\n";
-    char opts[160];
+    char opts[400];
     snprintf(opts, sizeof opts, "-I %s/m", dir);
     put("m/val.h", "#define VAL 11\n#define NESTED 12\n");
     size_t before = entries();
@@ -212,7 +237,7 @@ static void unfollowable_include_not_cached(void **state)
 static void header_in_working_folder(void **state)
 {
     (void)state;
-    char cwd[4096], here[128];
+    char cwd[4096], here[256];
     assert_non_null(getcwd(cwd, sizeof cwd));
     snprintf(here, sizeof here, "%s/wd", dir);
     put("wd/val.h", "#define VAL 21\n#define NESTED 22\n");
