@@ -4,8 +4,8 @@
  *
  * One file per (source, options, the headers it includes, device, driver,
  * clrt version), named by a hash of those. The headers are found as the
- * preprocessor would find them (includes.h); a program whose #include lines
- * clrt cannot follow is not cached at all. The file repeats the key in a text header, so a hash
+ * preprocessor would find them (includes.h, through program.c, which does
+ * not cache a program whose #include lines clrt cannot follow). The file repeats the key in a text header, so a hash
  * collision, an entry from another driver or clrt version, or a truncated or
  * corrupt file is a miss (with a warning for the corrupt ones), never a wrong
  * program. Writes are atomic (temporary file, then rename).
@@ -24,7 +24,6 @@
 #include "binary_cache.h"
 #include "debug.h"
 #include "disk.h"
-#include "includes.h"
 #include "util.h"
 
 enum { MAX_ENTRY = 256 << 20 };
@@ -38,12 +37,9 @@ int clrt__binary_cache_enabled(const clrt_context *ctx)
 #define HEADER_FMT                                                                                   \
     "CLRT-PROGRAM-CACHE 2\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
     "source %016" PRIx64 " %zu\nincludes %016" PRIx64 " %zu\n"
-char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const char *options)
+char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const char *options, uint64_t inc_hash,
+                             size_t inc_files)
 {
-    uint64_t inc_hash;
-    size_t inc_files;
-    if (clrt__includes_hash(source, options, &inc_hash, &inc_files) != 0)
-        return NULL; /* an #include clrt cannot follow: not cached */
     uint64_t src_hash = clrt__hash_str(CLRT_HASH_INIT, source);
     int n = snprintf(NULL, 0, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
                      ctx->info.driver, options, src_hash, strlen(source), inc_hash, inc_files);

@@ -249,6 +249,32 @@ static void header_in_working_folder(void **state)
     assert_int_equal(chdir(cwd), 0);
 }
 
+/* With clrt's cache off, the driver's own cache (if any) must not return the
+ * program of an old header either: a header in the working folder and no -I,
+ * the case where Mesa's rusticl kept the old build. */
+static void driver_cache_sees_header_change(void **state)
+{
+    (void)state;
+    char cwd[4096], here[256];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(here, sizeof here, "%s/off", dir);
+    setenv("CLRT_CACHE", "off", 1);
+    assert_int_equal(chdir(dir), 0);
+    for (int v = 0; v < 3; v++) {
+        char text[64];
+        snprintf(text, sizeof text, "#define VAL %d\n#define NESTED %d\n", 30 + v, 40 + v);
+        put("off/val.h", text);
+        assert_int_equal(chdir(here), 0);
+        int out[2] = {-1, -1}, hit, cached;
+        run(quoted, "", out, &hit, &cached);
+        assert_int_equal(out[0], 30 + v);
+        assert_int_equal(out[1], 40 + v);
+        assert_false(cached);
+    }
+    assert_int_equal(chdir(cwd), 0);
+    setenv("CLRT_CACHE", "on", 1);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -258,6 +284,7 @@ int main(void)
         cmocka_unit_test_teardown(shadowing_header, tu_teardown_no_live),
         cmocka_unit_test_teardown(unfollowable_include_not_cached, tu_teardown_no_live),
         cmocka_unit_test_teardown(header_in_working_folder, tu_teardown_no_live),
+        cmocka_unit_test_teardown(driver_cache_sees_header_change, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

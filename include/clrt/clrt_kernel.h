@@ -47,7 +47,10 @@ extern "C" {
  *  Headers the source #includes (through -I folders or the working folder)
  *  are read when the program is built; across contexts and processes, the
  *  on-disk program cache keys on their contents, and does not cache a program
- *  whose includes it cannot follow (docs/tuning.md, "The program cache").
+ *  whose includes it cannot follow (docs/tuning.md, "The program cache");
+ *  when it could follow them, the driver also gets
+ *  -DCLRT_INCLUDES_HASH=<their hash>, so that a driver's own cache sees a
+ *  header change too.
  *
  *  Arguments. Each argument is set once and stays set for later launches until
  *  set again. clrt tracks which are set: launching with one unset is
