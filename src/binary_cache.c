@@ -2,15 +2,20 @@
  * make a repeated build cheap (device.c, clrt__driver_caches_builds, says
  * which: NVIDIA's does; POCL's still costs ~25 ms a build).
  *
- * One file per (source, options, device, driver, clrt version), named by a
- * hash of those. The file repeats the key in a text header, so a hash
+ * One file per (source, options, the headers it includes, device, driver,
+ * clrt version), named by a hash of those. The headers are found as the
+ * preprocessor would find them (includes.h, through program.c, which does
+ * not cache a program whose #include lines clrt cannot follow). The file repeats the key in a text header, so a hash
  * collision, an entry from another driver or clrt version, or a truncated or
  * corrupt file is a miss (with a warning for the corrupt ones), never a wrong
  * program. Writes are atomic (temporary file, then rename).
  *
  * CLRT_CACHE=0 (off/no/false) disables it, CLRT_CACHE=1 (on/yes/true) uses it on every driver;
  * CLRT_CACHE_DIR moves it (default $XDG_CACHE_HOME/clrt or ~/.cache/clrt;
- * entries go to its programs/ folder). */
+ * entries go to its programs/ folder). After each store the folder is kept
+ * under CLRT_CACHE_MAX_MB (least recently used entries go first: a hit
+ * refreshes an entry's time) and temporary files a killed process left are
+ * removed. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,28 +35,35 @@ int clrt__binary_cache_enabled(const clrt_context *ctx)
 
 /* The key as text: the header every entry starts with. */
 #define HEADER_FMT                                                                                   \
-    "CLRT-PROGRAM-CACHE 1\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
-    "source %016" PRIx64 " %zu\n"
-static char *entry_header(const clrt_context *ctx, const char *source, const char *options)
+    "CLRT-PROGRAM-CACHE 2\nclrt %s\nplatform %s\ndevice %s\nvendor %s\ndriver %s\noptions %s\n"      \
+    "source %016" PRIx64 " %zu\nincludes %016" PRIx64 " %zu\n"
+char *clrt__binary_cache_key(const clrt_context *ctx, const char *source, const char *options, uint64_t inc_hash,
+                             size_t inc_files)
 {
     uint64_t src_hash = clrt__hash_str(CLRT_HASH_INIT, source);
     int n = snprintf(NULL, 0, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
-                     ctx->info.driver, options, src_hash, strlen(source));
+                     ctx->info.driver, options, src_hash, strlen(source), inc_hash, inc_files);
     char *h = n > 0 ? malloc((size_t)n + 1) : NULL;
     if (h)
         snprintf(h, (size_t)n + 1, HEADER_FMT, clrt_version(), ctx->info.platform, ctx->info.name, ctx->info.vendor,
-                 ctx->info.driver, options, src_hash, strlen(source));
+                 ctx->info.driver, options, src_hash, strlen(source), inc_hash, inc_files);
     return h;
 }
 
 /* create: make the folder (to store; a lookup leaves the disk alone) */
-static int entry_path(const char *header, int create, char *path, size_t cap)
+static int entry_path(const char *header, int create, char *dir, size_t dcap, char *path, size_t cap)
 {
-    char dir[4096];
-    if (clrt__cache_dir("programs", create, dir, sizeof dir) != 0)
+    if (clrt__cache_dir("programs", create, dir, dcap) != 0)
         return -1;
     int n = snprintf(path, cap, "%s/%016" PRIx64 ".bin", dir, clrt__hash_str(CLRT_HASH_INIT, header));
     return (n > 0 && (size_t)n < cap) ? 0 : -1;
+}
+
+/* The folder's size limit: programs built with varying -D options add an
+ * entry each (5-500 KB), so the cache would otherwise only grow. */
+static uint64_t max_bytes(void)
+{
+    return (uint64_t)clrt__env_long("CLRT_CACHE_MAX_MB", CLRT__CACHE_DEFAULT_MAX_MB, 1, 1L << 20) << 20;
 }
 
 static void warn_corrupt(const char *path, const char *why)
@@ -60,15 +72,14 @@ static void warn_corrupt(const char *path, const char *why)
     fprintf(stderr, "clrt: ignoring program cache entry %s: %s (it will be rebuilt)\n", path, why);
 }
 
-int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *options, cl_program *out)
+int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *options, cl_program *out)
 {
     *out = NULL;
-    char *header = entry_header(ctx, source, options);
-    char path[4200];
+    char dir[4096], path[4200];
     char *data = NULL;
     size_t len = 0;
     int hit = 0, rejected = 0;
-    if (!header || entry_path(header, 0, path, sizeof path) != 0 ||
+    if (entry_path(header, 0, dir, sizeof dir, path, sizeof path) != 0 ||
         clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
         goto done; /* no entry: a plain miss */
 
@@ -111,28 +122,27 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *source, const char *o
     }
     *out = program;
     hit = 1;
+    clrt__file_touch(path); /* recently used: trimmed last */
 done:
     if (hit)
         clrt__cache_count(CLRT__CACHE_HIT);
     else if (!rejected)
         clrt__cache_count(CLRT__CACHE_MISS);
-    free(header);
     free(data);
     return hit;
 }
 
-void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char *options, cl_program program)
+void clrt__binary_cache_store(const char *header, cl_program program)
 {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0 ||
         size > MAX_ENTRY)
         return;
-    char *header = entry_header(ctx, source, options);
     unsigned char *bin = malloc(size);
     char *file = NULL;
-    char path[4200];
-    if (!header || !bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        entry_path(header, 1, path, sizeof path) != 0)
+    char dir[4096], path[4200];
+    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
+        entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0)
         goto done;
     char trailer[64];
     int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,
@@ -145,9 +155,9 @@ void clrt__binary_cache_store(clrt_context *ctx, const char *source, const char 
     memcpy(file + hlen, trailer, (size_t)tn);
     memcpy(file + hlen + tn, bin, size);
     /* A cache that cannot be written is not an error: the program works. */
-    (void)clrt__file_write_atomic(path, file, total);
+    if (clrt__file_write_atomic(path, file, total) == 0)
+        clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
 done:
-    free(header);
     free(bin);
     free(file);
 }

@@ -6,6 +6,7 @@
 #include "debug.h"
 #include "device.h"
 #include "error.h"
+#include "thread.h"
 #include "util.h"
 
 /* The loader's "no platform installed" code (cl_khr_icd); not in the 1.2 headers. */
@@ -135,11 +136,9 @@ static void describe(clrt__device_entry *e, cl_platform_id platform, cl_device_i
     facts->pref_vec_double = vd;
 }
 
-int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
+static int enumerate(clrt__device_entry **out, size_t *count)
 {
     static const char func[] = "clrt_device_list";
-    *out = NULL;
-    *count = 0;
 
     cl_uint nplat = 0;
     cl_int err = clrt__fault(CLRT__FAULT_PLATFORM_IDS);
@@ -204,6 +203,23 @@ int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
     *out = devs;
     *count = n;
     return CLRT_OK;
+}
+
+/* One discovery at a time in the process: the ICD loader and the drivers are
+ * not all safe when several threads make the first calls at once (POCL 3.1
+ * crashed in device enumeration, and the loader answered "no platform" to
+ * threads that came while another was loading the drivers). Discovery is
+ * short next to a context's life, so this costs nothing that matters. */
+static clrt_mutex discovery_lock = CLRT_MUTEX_INITIALIZER;
+
+int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    clrt_mutex_lock(&discovery_lock);
+    int status = enumerate(out, count);
+    clrt_mutex_unlock(&discovery_lock);
+    return status;
 }
 
 int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count)

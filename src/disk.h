@@ -18,12 +18,32 @@ uint64_t clrt__hash_str(uint64_t h, const char *s); /* includes the terminating 
 int clrt__cache_dir(const char *sub, int create, char *out, size_t cap);
 
 /* Read a whole file (at most max bytes) into a malloc'd buffer with a NUL
- * after the data. 0 on success, -1 otherwise (missing, unreadable, too big). */
+ * after the data. 0 on success, -1 otherwise (missing, unreadable, too big,
+ * or not a regular file: a FIFO or a device is refused without blocking). */
 int clrt__file_read(const char *path, size_t max, char **data, size_t *len);
 
-/* Write data to path atomically: a temporary file in the same folder, then
- * rename, so a reader sees the old file or the new one, never half of one.
- * Returns 0 or -1. */
+/* 1 when path exists and is not a regular file (a folder, FIFO, device):
+ * what clrt will neither read nor replace as a file of its own. */
+int clrt__file_is_other(const char *path);
+
+/* Write data to path atomically: a temporary file in the same folder
+ * ("<path>.tmp.XXXXXX"), then rename, so a reader sees the old file or the
+ * new one, never half of one. After a write, temporary files of the same path
+ * older than CLRT__STALE_TMP_SECONDS (a process killed while writing left
+ * them) are removed. Returns 0 or -1. */
 int clrt__file_write_atomic(const char *path, const void *data, size_t len);
+
+/* A write takes milliseconds: a temporary file this old was abandoned. */
+enum { CLRT__STALE_TMP_SECONDS = 600 };
+
+/* For a folder that only clrt writes: remove every stale temporary file of
+ * clrt__file_write_atomic, then, while the regular files whose names end in
+ * suffix total more than max_bytes, delete the oldest of them (by
+ * modification time), never the one named keep (may be NULL). */
+void clrt__dir_trim(const char *dir, const char *suffix, uint64_t max_bytes, const char *keep);
+
+/* Set path's modification time to now (a cache entry just used), so that
+ * clrt__dir_trim deletes the least recently used entries first. */
+void clrt__file_touch(const char *path);
 
 #endif

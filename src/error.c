@@ -2,6 +2,7 @@
  * per-thread failure message. */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,29 +42,81 @@ const char *clrt_status_string(int status)
 }
 
 /* The message lives on the heap, per thread: build logs can be long, and a
- * large static TLS block can fail to load in a dlopen'ed library. */
+ * large static TLS block can fail to load in a dlopen'ed library. Every
+ * thread's message is also on one list, so that unloading the library can
+ * free them all. */
 typedef struct message {
     char *text;
     size_t len, cap;
+    struct message *prev, *next;
 } message;
 
 static pthread_key_t message_key;
 static pthread_once_t message_once = PTHREAD_ONCE_INIT;
+/* 0 when the key could not be made (the process ran out of keys) or was
+ * deleted at unload: then there is no message, never someone else's key. */
+static atomic_int message_key_ok;
+static pthread_mutex_t messages_lock = PTHREAD_MUTEX_INITIALIZER;
+static message *messages;
+static int messages_gone; /* the unload freed them all (under messages_lock) */
 
+/* At thread exit (the key's destructor). */
 static void message_free(void *p)
 {
     message *m = p;
-    if (m) {
+    if (!m)
+        return;
+    pthread_mutex_lock(&messages_lock);
+    int gone = messages_gone;
+    if (!gone) {
+        if (m->prev)
+            m->prev->next = m->next;
+        else
+            messages = m->next;
+        if (m->next)
+            m->next->prev = m->prev;
+    }
+    pthread_mutex_unlock(&messages_lock);
+    if (!gone) {
         free(m->text);
         free(m);
     }
 }
 
-static void message_key_create(void) { pthread_key_create(&message_key, message_free); }
+static void message_key_create(void)
+{
+    atomic_store(&message_key_ok, pthread_key_create(&message_key, message_free) == 0);
+}
+
+#if defined(__GNUC__)
+/* When the library is unloaded (dlclose) or the process exits. The key goes,
+ * so that a thread exiting later does not call message_free, which left with
+ * the library, and so that loading the library again and again does not use
+ * up the process's keys; every thread's message goes with it (like any
+ * text the library returned, it does not outlive the library). */
+__attribute__((destructor)) static void message_key_delete(void)
+{
+    if (!atomic_exchange(&message_key_ok, 0))
+        return;
+    pthread_setspecific(message_key, NULL);
+    pthread_key_delete(message_key);
+    pthread_mutex_lock(&messages_lock);
+    while (messages) {
+        message *next = messages->next;
+        free(messages->text);
+        free(messages);
+        messages = next;
+    }
+    messages_gone = 1;
+    pthread_mutex_unlock(&messages_lock);
+}
+#endif
 
 static message *message_get(void)
 {
     pthread_once(&message_once, message_key_create);
+    if (!atomic_load(&message_key_ok))
+        return NULL;
     message *m = pthread_getspecific(message_key);
     if (!m) {
         m = calloc(1, sizeof *m);
@@ -71,6 +124,12 @@ static message *message_get(void)
             free(m);
             return NULL;
         }
+        pthread_mutex_lock(&messages_lock);
+        m->next = messages;
+        if (messages)
+            messages->prev = m;
+        messages = m;
+        pthread_mutex_unlock(&messages_lock);
     }
     return m;
 }

@@ -1,11 +1,14 @@
 /* Program cache: each (source, build options) is compiled once per context,
  * on first use, and kept until the context goes. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binary_cache.h"
 #include "debug.h"
 #include "error.h"
+#include "includes.h"
 #include "program.h"
 #include "util.h"
 
@@ -35,11 +38,11 @@ static void append_build_log(cl_program program, cl_device_id device)
     free(log);
 }
 
-static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
-                 cl_program *out)
+/* key: the disk cache's, NULL when it is not used for this program */
+static int build_program(clrt_context *ctx, const char *source, const char *options, const char *key,
+                         const char *func, cl_program *out)
 {
-    int use_disk = clrt__binary_cache_enabled(ctx);
-    if (use_disk && clrt__binary_cache_load(ctx, source, options, out)) {
+    if (key && clrt__binary_cache_load(ctx, key, options, out)) {
         clrt__live(CLRT__LIVE_PROGRAM, +1);
         return CLRT_OK;
     }
@@ -64,11 +67,48 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
         clrt__live(CLRT__LIVE_PROGRAM, -1);
         return status;
     }
-    if (use_disk)
-        clrt__binary_cache_store(ctx, source, options, program);
+    if (key)
+        clrt__binary_cache_store(key, program);
     *out = program;
     return CLRT_OK;
 }
+
+/* The options the driver gets: the caller's, and for a source whose headers
+ * clrt followed, -DCLRT_INCLUDES_HASH=<their hash>. A driver's own program
+ * cache may key on source and options alone (Mesa's rusticl 22.3 returned
+ * the program built from the old version of a header found in the working
+ * folder); with the define its key changes with the headers too. */
+static char *driver_options(const char *options, int followed, uint64_t hash, size_t files)
+{
+    char define[64] = "";
+    if (followed && files > 0)
+        snprintf(define, sizeof define, "%sCLRT_INCLUDES_HASH=0x%016" PRIx64, options[0] ? " -D" : "-D", hash);
+    size_t n = strlen(options) + strlen(define) + 1;
+    char *opts = malloc(n);
+    if (opts)
+        snprintf(opts, n, "%s%s", options, define);
+    return opts;
+}
+
+static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
+                 cl_program *out)
+{
+    uint64_t inc_hash = 0;
+    size_t inc_files = 0;
+    /* headers clrt cannot follow: built, never cached (includes.h) */
+    int followed = clrt__includes_hash(source, options, &inc_hash, &inc_files) == 0;
+    char *opts = driver_options(options, followed, inc_hash, inc_files);
+    if (!opts)
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    char *key = followed && clrt__binary_cache_enabled(ctx)
+                    ? clrt__binary_cache_key(ctx, source, opts, inc_hash, inc_files)
+                    : NULL;
+    int status = build_program(ctx, source, opts, key, func, out);
+    free(key);
+    free(opts);
+    return status;
+}
+
 
 int clrt__program_get(clrt_context *ctx, const char *source, int static_source, const char *options,
                       const char *func, cl_program *out)

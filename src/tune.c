@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disk.h"
 #include "error.h"
 #include "kcache.h"
 #include "tune.h"
@@ -172,6 +173,9 @@ int clrt_tune_file_store(clrt_context *ctx, const char *path, const char *kernel
                               "no folder for the tuned file (set CLRT_TUNED_FILE, CLRT_CACHE_DIR or HOME)");
         path = own;
     }
+    /* a FIFO, a device or a folder there is the user's, not a tuned file to replace */
+    if (clrt__file_is_other(path))
+        return clrt__fail(CLRT_EINVAL, func, "cannot write the tuned file %s: it is not a regular file", path);
     clrt__tuned_set *set = malloc(sizeof *set);
     if (!set)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");

@@ -319,7 +319,10 @@ int clrt__tuned_load(const char *path, const clrt_device_info *info, const clrt_
         struct stat st;
         if (stat(path, &st) != 0 && errno == ENOENT)
             return 0; /* no tuning: the defaults, silently */
-        snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT__TUNED_MAX_FILE);
+        if (clrt__file_is_other(path))
+            snprintf(why, sizeof why, "not a regular file (only regular files are read)");
+        else
+            snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT__TUNED_MAX_FILE);
         rc = -1;
     } else if (len == 0) {
         free(data);

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +50,24 @@ static int is_word(const char *v, const char *const *words)
     return 0;
 }
 
+/* 1 the first time for a variable name (a warning is then due), 0 after. */
+static int first_warning(const char *name)
+{
+    static _Atomic(const char *) warned[16];
+    for (size_t i = 0; i < sizeof warned / sizeof *warned; i++) {
+        const char *cur = NULL;
+        if (atomic_compare_exchange_strong(&warned[i], &cur, name))
+            return 1;
+        if (strcmp(cur, name) == 0)
+            return 0;
+    }
+    return 1; /* more names than slots: warn again rather than never */
+}
+
 int clrt__env_flag(const char *name, int dflt)
 {
     static const char *const on[] = {"1", "on", "yes", "true", NULL};
     static const char *const off[] = {"0", "off", "no", "false", NULL};
-    static atomic_flag warned[8];
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
@@ -61,12 +75,23 @@ int clrt__env_flag(const char *name, int dflt)
         return 1;
     if (is_word(v, off))
         return 0;
-    /* one warning per variable name (a few names exist; hash into 8 slots) */
-    size_t slot = 0;
-    for (const char *c = name; *c; c++)
-        slot = slot * 31 + (unsigned char)*c;
-    if (!atomic_flag_test_and_set(&warned[slot % 8]))
+    if (first_warning(name))
         fprintf(stderr, "clrt: %s=%s is not one of 1/on/yes/true or 0/off/no/false; using %s\n", name, v,
                 dflt ? "on" : "off");
+    return dflt;
+}
+
+long clrt__env_long(const char *name, long dflt, long min, long max)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno == 0 && end != v && *end == '\0' && n >= min && n <= max && isdigit((unsigned char)v[0]))
+        return n;
+    if (first_warning(name))
+        fprintf(stderr, "clrt: %s=%s is not a whole number from %ld to %ld; using %ld\n", name, v, min, max, dflt);
     return dflt;
 }

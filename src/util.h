@@ -17,9 +17,14 @@ static inline size_t clrt__ceil_div(size_t a, size_t b) { return a / b + (a % b 
 /* The largest power of two <= v (1 for v < 2), at most 2^30. */
 unsigned clrt__floor_pow2(size_t v);
 
-/* A boolean environment variable: 1 for 1/on/yes/true, 0 for 0/off/no/false
- * (any case), dflt when unset or empty; any other value is dflt, with one
- * warning on stderr per variable. */
+/* A boolean environment variable (CLRT_CACHE, CLRT_TUNED: one parser for
+ * all): 1 for 1/on/yes/true, 0 for 0/off/no/false (any case), dflt when unset
+ * or empty; any other value is dflt, with one warning on stderr per variable. */
 int clrt__env_flag(const char *name, int dflt);
+
+/* A whole-number environment variable in [min, max] (decimal digits only),
+ * dflt when unset or empty; any other value is dflt, with one warning on
+ * stderr per variable. */
+long clrt__env_long(const char *name, long dflt, long min, long max);
 
 #endif

@@ -28,7 +28,20 @@
  *     library cannot detect (AddressSanitizer or valgrind will): set your
  *     pointer to NULL after destroying, since *_destroy(NULL) is a no-op.
  *   - Contexts, queues and buffers may be used from several threads.
- *     OpenCL objects are never shared unsafely between threads.
+ *     OpenCL objects are never shared unsafely between threads. Any number
+ *     of threads may make a process's first clrt calls at once: device
+ *     discovery is serialised inside clrt.
+ *   - fork(): the OpenCL drivers keep threads that a forked child does not
+ *     have. Once a process has made any clrt call that lists devices (device
+ *     list, context creation), a child it forks must not use clrt or OpenCL
+ *     at all: on POCL 3.1 and rusticl, the child's first enqueue blocks
+ *     forever, on a context made before the fork or a new one made in the
+ *     child alike. Such a child may exec (a new program starts clean). A
+ *     process that forks before its first clrt call can use clrt in the
+ *     parent and in the child, and the parent's contexts keep working after
+ *     any fork.
+ *   - Loading and unloading libclrt.so with dlopen/dlclose, many times, is
+ *     supported; destroy every handle before unloading.
  *
  * The raw OpenCL objects behind the handles are in <clrt/clrt_cl.h>.
  */

@@ -44,6 +44,13 @@ extern "C" {
  *  program that fails to compile gives CLRT_EBUILD, with the driver's full
  *  build log in clrt_error_message(). clrt adds "-cl-kernel-arg-info" to the
  *  options so that it can check arguments against the kernel's declaration.
+ *  Headers the source includes (found in -I folders or the working folder)
+ *  are read when the program is built; across contexts and processes, the
+ *  on-disk program cache keys on their contents, and does not cache a program
+ *  whose includes it cannot follow (docs/tuning.md, "The program cache");
+ *  when it could follow them, the driver also gets the define
+ *  CLRT_INCLUDES_HASH (the headers' hash), so that a driver's own cache sees
+ *  a header change too.
  *
  *  Arguments. Each argument is set once and stays set for later launches until
  *  set again. clrt tracks which are set: launching with one unset is
