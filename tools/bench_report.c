@@ -37,7 +37,6 @@ double bench_case_work(const bench_case *c)
     return 3.0 * (double)c->n * (c->dbl ? 8.0 : 4.0);
 }
 
-const char *bench_op_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
 const char *bench_unit(int op) { return op == BENCH_MATMUL ? "GFLOP/s" : "GB/s"; }
 const char *bench_dtype_name(int dbl) { return dbl ? "f64" : "f32"; }
 

@@ -161,7 +161,7 @@ void bench_report_free(bench_report *r);
 
 /* Work of a case: FLOP (matmul) or bytes moved (add). */
 double bench_case_work(const bench_case *c);
-const char *bench_op_name(int op);  /* "matmul" or "add" */
+const char *bench_op_name(int op);  /* "matmul" or "add" (bench_ops.c) */
 const char *bench_unit(int op);     /* "GFLOP/s" or "GB/s" */
 const char *bench_dtype_name(int dbl); /* "f32" or "f64" */
 /* A product's transposes for a label: "" (NN), " NT", " TN" or " TT". */
