@@ -71,7 +71,7 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
     int any = 0, failed_store = 0;
     size_t first_line = r->ntuned;
     for (int op = BENCH_MATMUL; op >= BENCH_ADD; op--) {
-        if (!(op == BENCH_MATMUL ? o->run_matmul : o->run_add))
+        if (!o->run[op])
             continue;
         for (int dbl = 0; dbl < 2; dbl++) {
             if (!(dbl ? o->run_f64 : o->run_f32) || (dbl && !s->info.has_fp64))
