@@ -167,6 +167,8 @@ void bench_print_json(FILE *f, const bench_report *r)
                 bench_dtype_name(t->dbl), t->default_rate, t->tuned_rate, t->speedup, t->tried, t->rejected,
                 t->wrong, t->ok ? "true" : "false", t->written ? "true" : "false");
         bench_json_str(f, t->params_default);
+        fputs(", \"kernel\": ", f);
+        bench_json_str(f, bench_op_kernel(t->op));
         fputs(", \"params_tuned\": ", f);
         bench_json_str(f, t->params_tuned);
         fputs(", \"path\": ", f);

@@ -213,7 +213,9 @@ static void print_tuned(FILE *f, const bench_report *r)
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "  device %zu %-6s %s: default %.1f %s, tuned %.1f (x%.2f side by side) after %zu candidates (%zu "
                    "rejected, %zu for a wrong result)\n",
-                r->devices[t->device].info.index, bench_op_name(t->op), bench_dtype_name(t->dbl),
+                r->devices[t->device].info.index,
+                t->op == BENCH_ADD || t->op == BENCH_MATMUL ? bench_op_name(t->op) : bench_op_kernel(t->op),
+                bench_dtype_name(t->dbl),
                 t->default_rate, bench_unit(t->op), t->tuned_rate, t->speedup, t->tried, t->rejected, t->wrong);
         fprintf(f, "      default %s\n      tuned   %s\n", t->params_default, t->params_tuned);
         if (t->note[0])

@@ -120,10 +120,10 @@ typedef struct bench_device {
 /* How many rejected candidates a tuning line says why of. */
 enum { BENCH_TUNE_WHY = 4 };
 
-/* One line per tuned (op, dtype) of a device, for the report. */
+/* One line per tuned (kernel, dtype) of a device, for the report. */
 typedef struct bench_tuned_line {
     size_t device;
-    int op, dbl;
+    int op, dbl;               /* op: one the kernel runs (add: elementwise, sum: reduce) */
     int ok;                    /* the tuning pass ran (the defaults built and ran) */
     int written;
     double default_rate, tuned_rate;
