@@ -1,11 +1,14 @@
 /* clrt-bench: one case (see bench_cases.h). */
 #include "bench_cases.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_check_math.h"
 #include "bench_clblast.h"
+#include "bench_host_math.h"
 #include "bench_progress.h"
 #include "bench_ref.h"
 
@@ -21,8 +24,11 @@ static int run_host(void *arg)
     host_run *r = arg;
     if (r->op == BENCH_MATMUL)
         return bench_host_gemm(r->dbl, r->ta, r->tb, r->m, r->n, r->k, r->a, r->b, r->c);
-    bench_host_add(r->dbl, r->n, r->a, r->b, r->c);
-    return 0;
+    if (r->op == BENCH_ADD) {
+        bench_host_add(r->dbl, r->n, r->a, r->b, r->c);
+        return 0;
+    }
+    return bench_host_math(r->op, r->dbl, r->m, r->n, r->a, r->b, r->c);
 }
 
 static int wake_host(void *arg)
@@ -96,34 +102,93 @@ static bench_budget budget_of(const bench_opts *o)
     return b;
 }
 
-/* Check out, an implementation's result on the host, against the inputs. */
-static void check_result(bench_result *x, const bench_case *c, const void *ha, const void *hb, const void *out)
+/* Check out, an implementation's result on the host, against the inputs;
+ * params: the reduce parameters it ran with (clrt's sums), NULL for the host
+ * loop. */
+static void check_result(bench_result *x, const bench_case *c, const void *ha, const void *hb, const void *out,
+                         const char *params)
 {
     if (c->op == BENCH_MATMUL) {
         x->wrong = bench_check_gemm(c->dbl, c->ta, c->tb, ha, hb, out, c->m, c->n, c->k, BENCH_CHECK_ROWS,
                                     &x->checked);
-    } else {
+    } else if (c->op == BENCH_ADD) {
         x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
         x->checked = c->n;
+    } else {
+        /* a sum's bound: as deep as this implementation's order of additions */
+        const size_t terms = c->op == BENCH_ROWSUM ? c->n : c->op == BENCH_COLSUM ? c->m : c->m * c->n;
+        const double depth = params ? bench_clrt_sum_depth(params, terms)
+                                    : bench_host_sum_depth(c->op, c->m, c->n, bench_host_threads());
+        x->wrong = bench_check_math(c->op, c->dbl, c->m, c->n, ha, hb, out, depth, &x->checked);
     }
     if (x->wrong)
         snprintf(x->note, sizeof x->note, "%zu of %zu checked elements wrong", x->wrong, x->checked);
 }
 
-/* Read a device result into out (scratch) and check it. */
-static void read_check(bench_result *x, clrt_queue *q, clrt_buffer *buf, const bench_case *c, const void *ha,
-                       const void *hb, void *out)
+static int read_failed(bench_result *x, int st)
+{
+    if (st == CLRT_OK)
+        return 0;
+    x->failed = 1;
+    snprintf(x->note, sizeof x->note, "%s: %.130s", clrt_status_name(st), clrt_error_message());
+    return 1;
+}
+
+/* Read a device result into out (scratch) and check it. axpby runs in place
+ * as often as it was timed: y gets its first value back and runs once more,
+ * so that the check sees one run. */
+static void read_check(bench_result *x, bench_dev_run *run, const bench_case *c, const void *ha, const void *hb,
+                       void *out, const char *params)
 {
     if (!x->present || x->failed)
         return;
-    size_t count = (c->op == BENCH_MATMUL ? c->m : 1) * c->n;
-    int st = clrt_buffer_read(q, buf, out, count);
-    if (st != CLRT_OK) {
-        x->failed = 1;
-        snprintf(x->note, sizeof x->note, "%s: %.130s", clrt_status_name(st), clrt_error_message());
-        return;
+    const bench_shapes sh = bench_shapes_of(c);
+    int st;
+    if (c->op == BENCH_AXPBY) {
+        st = clrt_buffer_write(run->q, run->b, hb, sh.br * sh.bc);
+        if (st == CLRT_OK)
+            st = bench_run_dev(run);
+        if (!read_failed(x, st))
+            st = clrt_buffer_read(run->q, run->b, out, sh.br * sh.bc);
+    } else {
+        st = clrt_buffer_read(run->q, run->c, out, sh.cr * sh.cc);
     }
-    check_result(x, c, ha, hb, out);
+    if (read_failed(x, st))
+        return;
+    check_result(x, c, ha, hb, out, params);
+}
+
+/* The copy reference's result: a bit for bit. */
+static void copy_check(bench_result *x, clrt_queue *q, clrt_buffer *dst, const bench_case *c, const void *ha,
+                       void *out)
+{
+    if (!x->present || x->failed)
+        return;
+    const size_t count = c->m * c->n;
+    if (read_failed(x, clrt_buffer_read(q, dst, out, count)))
+        return;
+    x->wrong = bench_check_copy(c->dbl, count, ha, out);
+    x->checked = count;
+    if (x->wrong)
+        snprintf(x->note, sizeof x->note, "%zu of %zu copied elements differ", x->wrong, x->checked);
+}
+
+/* Inputs in [-1, 1); the sigmoid's over [-8, 8) (where it is not flat);
+ * argmax's on a grid of 1/64, so that every long row holds its largest value
+ * several times and the tie rule (the first column) is checked. */
+static void make_inputs(const bench_case *c, void *ha, size_t na, void *hb, size_t nb)
+{
+    bench_fill(ha, c->dbl, na, 1);
+    if (nb)
+        bench_fill(hb, c->dbl, nb, 2);
+    for (size_t i = 0; i < na && (c->op == BENCH_SIGMOID || c->op == BENCH_ARGMAX); i++) {
+        double v = c->dbl ? ((double *)ha)[i] : ((float *)ha)[i];
+        v = c->op == BENCH_SIGMOID ? 8 * v : floor(v * 64) / 64;
+        if (c->dbl)
+            ((double *)ha)[i] = v;
+        else
+            ((float *)ha)[i] = (float)v;
+    }
 }
 
 /* The nearest multiple of 64 (a whole number of any power-of-two tile up to 64). */
@@ -137,7 +202,9 @@ static size_t round64(size_t v)
 
 /* One (device, op, dtype, shape): every implementation, interleaved. A
  * matmul whose sizes are not multiples of 64 is also timed side by side
- * with its round neighbour (1000 and 1031 with 1024; K = 1 stays 1). */
+ * with its round neighbour (1000 and 1031 with 1024; K = 1 stays 1).
+ * Reductions and transposes are timed side by side with clrt_copy of their
+ * input, the device's copy bandwidth. */
 void bench_run_case(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int op, int dbl,
                     bench_shape shape)
 {
@@ -154,30 +221,42 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         c->ta = shape.ta;
         c->tb = shape.tb;
     } else {
+        c->count = shape.n;
         c->m = 1;
         c->n = shape.n;
         c->k = 0;
+        if (bench_op_matrix(op))
+            bench_matrix_shape(shape.n, &c->m, &c->n);
     }
     char label[96];
     if (op == BENCH_MATMUL)
         snprintf(label, sizeof label, "device %zu matmul %s %zux%zux%zu %c%c", s->info.index, bench_dtype_name(dbl),
                  c->m, c->n, c->k, c->ta ? 'T' : 'N', c->tb ? 'T' : 'N');
+    else if (c->m > 1)
+        snprintf(label, sizeof label, "device %zu %s %s %zux%zu", s->info.index, bench_op_name(op),
+                 bench_dtype_name(dbl), c->m, c->n);
     else
-        snprintf(label, sizeof label, "device %zu add %s %zu", s->info.index, bench_dtype_name(dbl), c->n);
+        snprintf(label, sizeof label, "device %zu %s %s %zu", s->info.index, bench_op_name(op), bench_dtype_name(dbl),
+                 c->n);
     bench_progress("%s", label);
 
-    size_t es = dbl ? 8 : 4;
-    size_t na = op == BENCH_MATMUL ? c->m * c->k : c->n;
-    size_t nb = op == BENCH_MATMUL ? c->k * c->n : c->n;
-    size_t nc = op == BENCH_MATMUL ? c->m * c->n : c->n;
-    void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * es), *hout = malloc(nc * es);
+    const size_t es = dbl ? 8 : 4;
+    const bench_shapes sh = bench_shapes_of(c);
+    const size_t na = sh.ar * sh.ac, nb = sh.br * sh.bc, nc = sh.cr * sh.cc;
+    /* the host's output: axpby's is y, updated in place */
+    const size_t nh = op == BENCH_AXPBY ? nb : nc;
+    size_t nout = na > nb ? na : nb; /* read-back scratch: any output, or the copy of a */
+    nout = nout > nc ? nout : nc;
+    void *ha = malloc(na * es), *hb = malloc((nb ? nb : 1) * es), *hc = malloc((nh ? nh : 1) * es),
+         *hout = malloc(nout * es);
     if (!ha || !hb || !hc || !hout) {
         c->r[IMPL_CLRT].present = c->r[IMPL_CLRT].failed = 1;
         snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "out of host memory");
         goto done;
     }
-    bench_fill(ha, dbl, na, 1);
-    bench_fill(hb, dbl, nb, 2);
+    make_inputs(c, ha, na, hb, nb);
+    if (op == BENCH_AXPBY)
+        memcpy(hc, hb, nb * es);
 
     if (opts->first) {
         bench_progress("%s: first call on a fresh context", label);
@@ -192,6 +271,7 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
     int with_clb = op == BENCH_MATMUL && opts->clblast && bench_have_clblast();
     int with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
     int host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
+    const int with_copy = bench_op_copy_ref(op);
 
     bench_bufs d = {0}, dd = {0}, dn = {0}, dab = {0}, dv = {0};
     char why[256];
@@ -204,7 +284,7 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         nbc.k = c->k == 1 ? 1 : round64(c->k);
         with_nb = nbc.m != c->m || nbc.n != c->n || nbc.k != c->k;
     }
-    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb, 0, why, sizeof why);
+    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb || with_copy, 0, why, sizeof why);
     c->r[IMPL_CLRT].present = 1;
     if (st != CLRT_OK) {
         c->r[IMPL_CLRT].failed = 1;
@@ -236,6 +316,7 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
     bench_dev_run rab = {.q = s->q, .a = dab.a, .b = dab.b, .c = dab.c, .op = op, .ta = ta, .tb = tb,
                          .alpha = 1.5, .beta = 0.5};
     bench_dev_run rv = {.q = s->q, .a = dv.a, .b = dv.b, .c = dv.c, .op = op, .ta = ta, .tb = tb};
+    bench_dev_run rcp = {.q = s->q, .a = d.a, .c = d.c2, .op = op, .copy = 1};
     host_run rh = {op, dbl, ta, tb, c->m, c->n, c->k, ha, hb, hc};
     clb_run rb = {s->q, ta, tb, d.a, d.b, d.c2, "", 0};
     enum { SLOTS = IMPL_KINDS + 3 };
@@ -259,6 +340,10 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
     if (with_clb) {
         impls[n] = (bench_impl){.run = run_clb, .arg = &rb, .rounds = rounds[n]};
         kinds[n++] = IMPL_CLBLAST;
+    }
+    if (with_copy) {
+        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rcp, .rounds = rounds[n]};
+        kinds[n++] = IMPL_COPY;
     }
     int nb_at = -1, ab_at = -1, view_at = -1;
     if (with_nb) {
@@ -299,14 +384,16 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         if (kinds[i] < 0)
             continue;
         bench_result *x = &c->r[kinds[i]];
+        /* the copy moves its own bytes: its speed is in GB/s, clrt's over it too */
+        const double w = kinds[i] == IMPL_COPY ? bench_copy_work(c) : work;
         x->present = 1;
         x->st = impls[i].stats;
         x->failed = impls[i].failed;
         if (!x->failed && x->st.median > 0)
-            x->rate = work / x->st.median * 1e-9;
+            x->rate = w / x->st.median * 1e-9;
         /* clrt's speed over each reference, round by round */
         if (i > 0)
-            c->ratio[kinds[i]] = bench_paired_ratio(&impls[i], &impls[0]);
+            c->ratio[kinds[i]] = bench_paired_ratio(&impls[i], &impls[0]) * work / w;
     }
     if (c->r[IMPL_CLRT].failed)
         note_dev_failure(&c->r[IMPL_CLRT], &rc);
@@ -316,24 +403,38 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         snprintf(c->r[IMPL_CLBLAST].note, sizeof c->r[IMPL_CLBLAST].note, "%s", rb.why);
     if (with_host && c->r[host_kind].failed)
         snprintf(c->r[host_kind].note, sizeof c->r[host_kind].note, "the host reference failed");
+    if (with_copy && c->r[IMPL_COPY].failed)
+        note_dev_failure(&c->r[IMPL_COPY], &rcp);
 
     /* results after the timing: every output is checked */
     bench_progress("%s: checking", label);
-    read_check(&c->r[IMPL_CLRT], s->q, d.c, c, ha, hb, hout);
+    read_check(&c->r[IMPL_CLRT], &rc, c, ha, hb, hout, c->params);
     if (with_default)
-        read_check(&c->r[IMPL_CLRT_DEFAULT], s->q_def, dd.c, c, ha, hb, hout);
-    if (with_clb)
-        read_check(&c->r[IMPL_CLBLAST], s->q, d.c2, c, ha, hb, hout);
+        read_check(&c->r[IMPL_CLRT_DEFAULT], &rd, c, ha, hb, hout, c->params_default);
+    if (with_clb) {
+        bench_dev_run rcb = rc;
+        rcb.c = d.c2;
+        read_check(&c->r[IMPL_CLBLAST], &rcb, c, ha, hb, hout, NULL);
+    }
+    if (with_copy)
+        copy_check(&c->r[IMPL_COPY], s->q, d.c2, c, ha, hout);
     if (with_view && c->view_ratio > 0) { /* the product on views counts as clrt's result too */
         bench_result v = {.present = 1};
-        read_check(&v, s->q, dv.c, c, ha, hb, hout);
+        read_check(&v, &rv, c, ha, hb, hout, NULL);
         if (v.failed || v.wrong) {
             c->r[IMPL_CLRT].wrong += v.wrong + (size_t)v.failed;
             snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "on views: %.140s", v.note);
         }
     }
-    if (with_host && !c->r[host_kind].failed)
-        check_result(&c->r[host_kind], c, ha, hb, hc);
+    if (with_host && !c->r[host_kind].failed) {
+        if (op == BENCH_AXPBY) { /* one run from y's first value, as on the device */
+            memcpy(hc, hb, nb * es);
+            if (run_host(&rh) != 0)
+                c->r[host_kind].failed = 1;
+        }
+        if (!c->r[host_kind].failed)
+            check_result(&c->r[host_kind], c, ha, hb, hc, NULL);
+    }
     bench_bufs_free(&d);
     bench_bufs_free(&dd);
     bench_bufs_free(&dn);

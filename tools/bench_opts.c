@@ -13,16 +13,26 @@ void bench_usage(FILE *f)
     fputs(
         "usage: clrt-bench [options]\n"
         "\n"
-        "Times clrt_matmul and clrt_add on every OpenCL device (or the ones selected)\n"
-        "against references measured in the same run, side by side: host OpenBLAS\n"
-        "cblas_sgemm/dgemm, a host add loop on 2 threads, and CLBlast on the same\n"
-        "device, queue and buffers. Ratios are clrt's speed over the reference's.\n"
+        "Times clrt_matmul and clrt_add (and, with --op, the math family) on every\n"
+        "OpenCL device (or the ones selected) against references measured in the same\n"
+        "run, side by side: host OpenBLAS cblas_sgemm/dgemm, a host loop on 2 threads\n"
+        "doing the same, CLBlast on the same device, queue and buffers, and for\n"
+        "reductions and transposes clrt_copy of the same bytes (the device's copy\n"
+        "bandwidth). Ratios are clrt's speed over the reference's.\n"
         "\n"
         "What to run\n"
         "  --device SEL      a device (repeatable): N, P:D, gpu, cpu, accelerator or a\n"
         "                    name, as in clrt-info. Default: every device except checking\n"
         "                    or emulating ones (Oclgrind, llvmpipe); 'all' takes those too.\n"
-        "  --op LIST         matmul,add (default both)\n"
+        "  --op LIST         matmul,add (the default), and the math family: mul (clrt_binary),\n"
+        "                    bias (clrt_binary add of a 1 x cols row to every row), relu,\n"
+        "                    sigmoid (clrt_unary), axpby (y = 2x + 0.5y in place), sum\n"
+        "                    (clrt_reduce over all), rowsum, colsum (per row, per column),\n"
+        "                    argmax (clrt_argmax_rows), transpose; 'math' is all of the\n"
+        "                    math family, 'all' that and matmul,add. bias, rowsum, colsum,\n"
+        "                    argmax and transpose run on a near-square rows x cols matrix\n"
+        "                    of about each --add-sizes count (3162x3163 for 1e7), the\n"
+        "                    others on 1 x count. Rates are GB/s of bytes read + written\n"
         "  --dtype LIST      f32,f64 (default both; f64 only where the device has it)\n"
         "  --sizes LIST      matmul sizes: N (square) or MxNxK, each optionally :NN, :NT,\n"
         "                    :TN or :TT (op(A), op(B) transposed: clrt_gemm against cblas_?gemm\n"
@@ -35,7 +45,8 @@ void bench_usage(FILE *f)
         "  --gemm-extras     products also timed side by side with alpha = 1.5, beta = 0.5\n"
         "                    (the cost of scaling and accumulating) and on views of larger\n"
         "                    buffers (the cost of a row stride and offsets)\n"
-        "  --add-sizes LIST  add element counts, 1e6 notation allowed; default 1e3,1e4,...,1e8\n"
+        "  --add-sizes LIST  element counts of add and the math family, 1e6 notation\n"
+        "                    allowed; default add 1e3,1e4,...,1e8, the math family 1e6,1e7\n"
         "  --quick           a short run: matmul 256,1000,1024,1000x1000x1,1024x1024x1,\n"
         "                    add 1e3,1e6,1e7,\n"
         "                    fewer repetitions, no cold-compile measurement\n"
@@ -69,18 +80,21 @@ void bench_usage(FILE *f)
         "\n"
         "References\n"
         "  --no-openblas, --no-clblast, --no-host   leave one out\n"
-        "  --threads N       threads of the host add loop (default 2)\n"
+        "  --threads N       threads of the host loops (default 2)\n"
         "\n"
         "Output\n"
         "  (default)         a table on stdout, a progress line on stderr when it is a terminal\n"
         "  --json, --csv     machine-readable results on stdout instead\n"
         "  --plot FILE.png   GFLOP/s (matmul) and GB/s (add) against size, per device and\n"
-        "                    reference, drawn with gnuplot\n"
+        "                    reference, and GB/s of the math family per size (bars), drawn\n"
+        "                    with gnuplot\n"
         "  --progress, --no-progress\n"
         "  --list            list the devices and exit\n"
         "\n"
         "Tuning\n"
-        "  --tune            search the matmul and add parameters of each selected device\n"
+        "  --tune            search the parameters of the kernels the selected ops run\n"
+        "                    (matmul, elementwise; reduce and transpose with the math\n"
+        "                    family) on each selected device\n"
         "                    (every candidate's result is checked against the host, then\n"
         "                    timed), and store the best in the tuned-parameter file that\n"
         "                    clrt loads by itself from then on; then benchmark as usual\n"
@@ -88,7 +102,7 @@ void bench_usage(FILE *f)
         "  --tune-only       tune, report default vs tuned, and stop\n"
         "  --tune-size N     matmul size the candidates are timed at, with twice it, and\n"
         "                    N+7 in the final comparison (default 1024); matmul only:\n"
-        "                    add is always tuned at 1e7 elements (and 1e7+3)\n"
+        "                    the others are tuned at the library's own sizes (1e7 elements)\n"
         "  --tune-passes N   rounds of the coordinate search (default 2; --quick 1)\n"
         "  --tune-file PATH  write there instead of the standard place\n"
         "  --tune-dry-run    search and report, write nothing\n"
@@ -224,12 +238,17 @@ static int add_count(const char *s, void *arg)
 static int add_op(const char *s, void *arg)
 {
     bench_opts *o = arg;
-    if (strcmp(s, "matmul") == 0)
-        o->run_matmul = 1;
-    else if (strcmp(s, "add") == 0)
-        o->run_add = 1;
-    else
+    const int all = strcmp(s, "all") == 0, math = strcmp(s, "math") == 0;
+    if (all || math) {
+        for (int op = 0; op < BENCH_OPS; op++)
+            if (all || bench_op_is_math(op))
+                o->run[op] = 1;
+        return 0;
+    }
+    int op = bench_op_by_name(s);
+    if (op < 0)
         return -1;
+    o->run[op] = 1;
     return 0;
 }
 
@@ -283,6 +302,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         {256, 256, 256, 0, 0}, {1000, 1000, 1000, 0, 0}, {1024, 1024, 1024, 0, 0}, {1000, 1000, 1, 0, 0}, {1024, 1024, 1, 0, 0}};
     static const size_t default_add[] = {1000, 10000, 100000, 1000000, 10000000, 100000000};
     static const size_t quick_add[] = {1000, 1000000, 10000000};
+    static const size_t default_math[] = {1000000, 10000000};
 
     memset(o, 0, sizeof *o);
     int sizes_given = 0, add_given = 0, ops_given = 0, dtypes_given = 0, trans_mask = 0, cnn = 0;
@@ -317,8 +337,6 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
             o->devices[o->ndevices++] = v;
         } else if (strcmp(a, "--op") == 0) {
             TAKES_VALUE;
-            if (!ops_given)
-                o->run_add = o->run_matmul = 0;
             ops_given = 1;
             if (each_item(v, add_op, o) != 0)
                 return bad(a, v);
@@ -456,8 +474,8 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
 #undef TAKES_VALUE
     }
 
-    if (!ops_given)
-        o->run_add = o->run_matmul = 1;
+    if (!ops_given) /* the math family only when asked: the default run and CI take no longer */
+        o->run[BENCH_ADD] = o->run[BENCH_MATMUL] = 1;
     if (!dtypes_given)
         o->run_f32 = o->run_f64 = 1;
     if (!sizes_given) {
@@ -497,6 +515,11 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         const size_t *src = o->quick ? quick_add : default_add;
         o->nadd = o->quick ? sizeof quick_add / sizeof *quick_add : sizeof default_add / sizeof *default_add;
         memcpy(o->add, src, o->nadd * sizeof *src);
+        o->nmath = sizeof default_math / sizeof *default_math;
+        memcpy(o->math, default_math, sizeof default_math);
+    } else {
+        o->nmath = o->nadd;
+        memcpy(o->math, o->add, o->nadd * sizeof *o->add);
     }
     o->max_reps = reps > 0 ? reps : (o->quick ? 5 : 31);
     o->min_reps = min_reps > 0 ? min_reps : (o->quick ? 2 : 3);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench_ops.h"
+
 enum { BENCH_MAX_SIZES = 64, BENCH_MAX_DEVICES = 32 };
 enum bench_format { BENCH_TABLE, BENCH_JSON, BENCH_CSV };
 
@@ -17,12 +19,14 @@ typedef struct bench_shape {
 typedef struct bench_opts {
     const char *devices[BENCH_MAX_DEVICES]; /* selectors; none: every real device */
     size_t ndevices;
-    int run_add, run_matmul;
+    int run[BENCH_OPS];         /* enum bench_op: which operations to time */
     int run_f32, run_f64;
     bench_shape matmul[BENCH_MAX_SIZES];
     size_t nmatmul;
     size_t add[BENCH_MAX_SIZES];
     size_t nadd;
+    size_t math[BENCH_MAX_SIZES]; /* element counts for the math family: --add-sizes, else 1e6 and 1e7 */
+    size_t nmath;
     int quick;
     int warmup, min_reps, max_reps;
     double min_time, max_time;  /* seconds per case */

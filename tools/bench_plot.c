@@ -1,6 +1,7 @@
 /* clrt-bench --plot (see bench_plot.h). The script and its data go to
  * gnuplot on a pipe; nothing else is written. */
 #include "bench_plot.h"
+#include "bench_plot_math.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,11 +70,13 @@ int bench_plot(const bench_report *r, const char *png)
                 np++;
             }
         }
-    if (np == 0) {
-        fprintf(stderr, "clrt-bench: nothing to plot (no square matmul or add results)\n");
+    bench_math_panel math[16];
+    const int nm = (int)bench_math_panels(r, math, sizeof math / sizeof *math);
+    if (np + nm == 0) {
+        fprintf(stderr, "clrt-bench: nothing to plot (no square matmul, add or math family results)\n");
         return -1;
     }
-    int cols = np > 1 ? 2 : 1, rows = (np + cols - 1) / cols;
+    int cols = np + nm > 1 ? 2 : 1, rows = (np + nm + cols - 1) / cols;
     char quoted[4096];
     plain(quoted, sizeof quoted, png);
     FILE *g = popen("gnuplot", "w");
@@ -139,6 +142,8 @@ int bench_plot(const bench_report *r, const char *png)
         if (series)
             fprintf(g, "plot %s\n", plot);
     }
+    for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */
+        bench_plot_math_panel(g, r, &math[p], p);
     fprintf(g, "unset multiplot\n");
     int status = pclose(g);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {

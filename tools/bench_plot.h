@@ -1,5 +1,6 @@
 /* clrt-bench --plot: a PNG of GFLOP/s (matmul) and GB/s (add) against size,
- * one line per device and reference, drawn by gnuplot. */
+ * one line per device and reference, and the math family's GB/s as bars
+ * (bench_plot_math.h), drawn by gnuplot. */
 #ifndef CLRT_BENCH_PLOT_H
 #define CLRT_BENCH_PLOT_H
 

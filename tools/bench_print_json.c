@@ -127,6 +127,8 @@ void bench_print_json(FILE *f, const bench_report *r)
         bench_json_num(f, c->first_s, c->first_s >= 0);
         if (c->op == BENCH_MATMUL)
             fprintf(f, ", \"trans\": \"%c%c\"", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N');
+        else /* the element count asked for; a matrix op runs on m x n near it */
+            fprintf(f, ", \"count\": %zu, \"matrix\": %s", c->count, bench_op_matrix(c->op) ? "true" : "false");
         if (c->ab_ratio > 0)
             fprintf(f, ", \"alpha_beta_ratio\": %.4f", c->ab_ratio);
         if (c->view_ratio > 0)
@@ -165,6 +167,8 @@ void bench_print_json(FILE *f, const bench_report *r)
                 bench_dtype_name(t->dbl), t->default_rate, t->tuned_rate, t->speedup, t->tried, t->rejected,
                 t->wrong, t->ok ? "true" : "false", t->written ? "true" : "false");
         bench_json_str(f, t->params_default);
+        fputs(", \"kernel\": ", f);
+        bench_json_str(f, bench_op_kernel(t->op));
         fputs(", \"params_tuned\": ", f);
         bench_json_str(f, t->params_tuned);
         fputs(", \"path\": ", f);

@@ -8,7 +8,9 @@
 
 static void shape_text(const bench_case *c, char *buf, size_t cap)
 {
-    if (c->op == BENCH_ADD)
+    if (c->op != BENCH_MATMUL && c->m > 1) /* a matrix op: rows x cols */
+        snprintf(buf, cap, "%zux%zu", c->m, c->n);
+    else if (c->op != BENCH_MATMUL)
         snprintf(buf, cap, "%zu", c->n);
     else if (c->m == c->n && c->n == c->k)
         snprintf(buf, cap, "%zu%s", c->n, bench_trans_suffix(c));
@@ -43,20 +45,24 @@ static const char *check_text(const bench_case *c)
             continue;
         any = 1;
         if (x->wrong)
-            return i == IMPL_CLRT || i == IMPL_CLRT_DEFAULT ? "WRONG" : "ref-wrong";
+            return i == IMPL_CLRT || i == IMPL_CLRT_DEFAULT || i == IMPL_COPY ? "WRONG" : "ref-wrong";
     }
     return any ? "ok" : "-";
 }
 
 static void print_group_header(FILE *f, int op, int dbl)
 {
+    char name[32];
+    snprintf(name, sizeof name, "%s %s", bench_op_name(op), bench_dtype_name(dbl));
     if (op == BENCH_MATMUL)
-        fprintf(f, "\n  matmul %s    %-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", bench_dtype_name(dbl),
-                "clrt ms median [min-max]", "GFLOP/s", "default", "OpenBLAS", "x OB", "CLBlast", "x CLB",
-                "first ms", "check");
+        fprintf(f, "\n  %-14s%-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]", "GFLOP/s",
+                "default", "OpenBLAS", "x OB", "CLBlast", "x CLB", "first ms", "check");
+    else if (bench_op_copy_ref(op))
+        fprintf(f, "\n  %-14s%-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]", "GB/s",
+                "default", "host", "x host", "copy", "x copy", "first ms", "check");
     else
-        fprintf(f, "\n  add %s       %-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", bench_dtype_name(dbl),
-                "clrt ms median [min-max]", "GB/s", "default", "host", "x host", "", "", "first ms", "check");
+        fprintf(f, "\n  %-14s%-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]", "GB/s",
+                "default", "host", "x host", "", "", "first ms", "check");
 }
 
 static void print_case(FILE *f, const bench_case *c)
@@ -80,6 +86,9 @@ static void print_case(FILE *f, const bench_case *c)
     if (c->op == BENCH_MATMUL) {
         rate_text(&c->r[IMPL_CLBLAST], clb, sizeof clb);
         ratio_text(bench_ratio(c, IMPL_CLRT, IMPL_CLBLAST), rclb, sizeof rclb);
+    } else if (bench_op_copy_ref(c->op)) {
+        rate_text(&c->r[IMPL_COPY], clb, sizeof clb);
+        ratio_text(bench_ratio(c, IMPL_CLRT, IMPL_COPY), rclb, sizeof rclb);
     } else {
         clb[0] = rclb[0] = '\0';
     }
@@ -111,15 +120,20 @@ static void print_notes(FILE *f, const bench_case *c)
     }
 }
 
+/* Once per kernel and dtype (the elementwise ops share one kernel). */
 static void print_params(FILE *f, const bench_report *r, size_t d)
 {
-    int printed[2][2] = {{0, 0}, {0, 0}};
     for (size_t i = 0; i < r->ncases; i++) {
         const bench_case *c = &r->cases[i];
-        if (c->device != d || printed[c->op][c->dbl] || !c->params[0])
+        if (c->device != d || !c->params[0])
             continue;
-        printed[c->op][c->dbl] = 1;
-        fprintf(f, "  %-6s %s: %s parameters %s", bench_op_name(c->op), bench_dtype_name(c->dbl),
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r->cases[j].device == d && r->cases[j].dbl == c->dbl && r->cases[j].params[0] &&
+                   strcmp(bench_op_kernel(r->cases[j].op), bench_op_kernel(c->op)) == 0;
+        if (seen)
+            continue;
+        fprintf(f, "  %-11s %s: %s parameters %s", bench_op_kernel(c->op), bench_dtype_name(c->dbl),
                 c->tuned ? "tuned" : "default", c->params);
         if (c->tuned && c->params_default[0])
             fprintf(f, "  (default %s)", c->params_default);
@@ -199,7 +213,9 @@ static void print_tuned(FILE *f, const bench_report *r)
         const bench_tuned_line *t = &r->tuned[i];
         fprintf(f, "  device %zu %-6s %s: default %.1f %s, tuned %.1f (x%.2f side by side) after %zu candidates (%zu "
                    "rejected, %zu for a wrong result)\n",
-                r->devices[t->device].info.index, bench_op_name(t->op), bench_dtype_name(t->dbl),
+                r->devices[t->device].info.index,
+                t->op == BENCH_ADD || t->op == BENCH_MATMUL ? bench_op_name(t->op) : bench_op_kernel(t->op),
+                bench_dtype_name(t->dbl),
                 t->default_rate, bench_unit(t->op), t->tuned_rate, t->speedup, t->tried, t->rejected, t->wrong);
         fprintf(f, "      default %s\n      tuned   %s\n", t->params_default, t->params_tuned);
         if (t->note[0])
@@ -227,7 +243,7 @@ static void print_refs(FILE *f, const bench_report *r)
         any = 1;
     }
     if (r->have_host) {
-        fprintf(f, "%s host add loop (%d threads)", any ? ";" : "", r->host_threads);
+        fprintf(f, "%s host loops (%d threads)", any ? ";" : "", r->host_threads);
         any = 1;
     }
     if (!any)
@@ -239,7 +255,7 @@ static void print_refs(FILE *f, const bench_report *r)
         fprintf(f, "; no CLBlast (%s)",
                 r->built_clblast ? "--no-clblast" : "not built in: Debian libclblast-dev, then reconfigure");
     if (!r->have_host)
-        fprintf(f, "; no host add loop (--no-host)");
+        fprintf(f, "; no host loops (--no-host)");
     fputc('\n', f);
     if (r->have_openblas && r->openblas_core_older)
         fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it is far from its best\n"
@@ -255,6 +271,15 @@ void bench_print_table(FILE *f, const bench_report *r)
     fprintf(f, "times: median [min-max] of repeated runs after a warm-up; rates from the median; x REF = clrt's "
                "speed over the reference's: the median over rounds of their time ratio, both run side by side "
                "in each round\n");
+    int math = 0;
+    for (size_t i = 0; i < r->ncases; i++)
+        math |= bench_op_is_math(r->cases[i].op);
+    if (math)
+        fprintf(f, "math family: GB/s of the bytes read and written (a sum reads its input, writes one value); "
+                   "bias, rowsum, colsum, argmax and transpose on a near-square rows x cols matrix of about the "
+                   "count asked for (--add-sizes), the others on 1 x count; host = the same loop on the host's "
+                   "threads; copy = clrt_copy of the same input on the device (its own GB/s), x copy = clrt's "
+                   "GB/s over copy's, side by side\n");
     for (size_t d = 0; d < r->ndevices; d++) {
         const bench_device *dev = &r->devices[d];
         fprintf(f, "\ndevice %zu [%u:%u] %s (%s, driver %s)\n", dev->info.index, dev->info.platform_index,

@@ -107,8 +107,8 @@ int bench_host_gemm_wake(int dbl)
     return bench_host_gemm(dbl, 0, 0, WAKE_N, WAKE_N, WAKE_N, buf, buf + WAKE_N * WAKE_N, buf + 2 * WAKE_N * WAKE_N);
 }
 
-/* ---- host add pool: workers wait at a barrier for a job, run their slice,
- * and meet at a second barrier; the caller's thread is worker 0. */
+/* ---- host pool: workers wait at a barrier for a job, run their share of
+ * it, and meet at a second barrier; the caller's thread is worker 0. */
 
 enum { MAX_THREADS = 64 };
 
@@ -117,40 +117,9 @@ static struct {
     pthread_t tid[MAX_THREADS];
     pthread_barrier_t start, done;
     int quit;
-    int dbl;
-    size_t n;
-    const void *a, *b;
-    void *c;
+    bench_host_job job;
+    void *arg;
 } pool;
-
-static void add_f(size_t lo, size_t hi, const float *restrict a, const float *restrict b, float *restrict c)
-{
-    for (size_t i = lo; i < hi; i++)
-        c[i] = a[i] + b[i];
-}
-
-static void add_d(size_t lo, size_t hi, const double *restrict a, const double *restrict b,
-                  double *restrict c)
-{
-    for (size_t i = lo; i < hi; i++)
-        c[i] = a[i] + b[i];
-}
-
-static void run_slice(int w, int threads)
-{
-    /* slices aligned to 64 bytes so that no two threads share a cache line */
-    size_t per = (pool.n + (size_t)threads - 1) / (size_t)threads;
-    per = (per + 15) & ~(size_t)15;
-    size_t lo = per * (size_t)w, hi = lo + per;
-    if (lo > pool.n)
-        lo = pool.n;
-    if (hi > pool.n)
-        hi = pool.n;
-    if (pool.dbl)
-        add_d(lo, hi, pool.a, pool.b, pool.c);
-    else
-        add_f(lo, hi, pool.a, pool.b, pool.c);
-}
 
 static void *worker(void *arg)
 {
@@ -159,7 +128,7 @@ static void *worker(void *arg)
         pthread_barrier_wait(&pool.start);
         if (pool.quit)
             return NULL;
-        run_slice(w, pool.threads);
+        pool.job(pool.arg, w, pool.threads);
         pthread_barrier_wait(&pool.done);
     }
 }
@@ -205,20 +174,72 @@ void bench_host_add_stop(void)
     pool.threads = 0;
 }
 
-void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c)
+int bench_host_threads(void) { return pool.threads > 1 ? pool.threads : 1; }
+
+void bench_host_run(bench_host_job job, void *arg)
 {
-    pool.dbl = dbl;
-    pool.n = n;
-    pool.a = a;
-    pool.b = b;
-    pool.c = c;
     if (pool.threads <= 1) {
-        run_slice(0, 1);
+        job(arg, 0, 1);
         return;
     }
+    pool.job = job;
+    pool.arg = arg;
     pthread_barrier_wait(&pool.start);
-    run_slice(0, pool.threads);
+    job(arg, 0, pool.threads);
     pthread_barrier_wait(&pool.done);
+}
+
+void bench_host_share(size_t n, size_t align, int w, int threads, size_t *lo, size_t *hi)
+{
+    size_t per = (n + (size_t)threads - 1) / (size_t)threads;
+    if (align > 1)
+        per = (per + align - 1) / align * align;
+    *lo = per * (size_t)w;
+    *hi = *lo + per;
+    if (*lo > n)
+        *lo = n;
+    if (*hi > n)
+        *hi = n;
+}
+
+/* ---- the add loop */
+
+typedef struct add_job {
+    int dbl;
+    size_t n;
+    const void *a, *b;
+    void *c;
+} add_job;
+
+static void add_f(size_t lo, size_t hi, const float *restrict a, const float *restrict b, float *restrict c)
+{
+    for (size_t i = lo; i < hi; i++)
+        c[i] = a[i] + b[i];
+}
+
+static void add_d(size_t lo, size_t hi, const double *restrict a, const double *restrict b,
+                  double *restrict c)
+{
+    for (size_t i = lo; i < hi; i++)
+        c[i] = a[i] + b[i];
+}
+
+static void add_share(void *arg, int w, int threads)
+{
+    const add_job *j = arg;
+    size_t lo, hi;
+    /* shares of whole 64-byte lines, so that no two threads write one line */
+    bench_host_share(j->n, 16, w, threads, &lo, &hi);
+    if (j->dbl)
+        add_d(lo, hi, j->a, j->b, j->c);
+    else
+        add_f(lo, hi, j->a, j->b, j->c);
+}
+
+void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c)
+{
+    add_job j = {dbl, n, a, b, c};
+    bench_host_run(add_share, &j);
 }
 
 /* ---- inputs and checks */

@@ -26,9 +26,19 @@ int bench_host_gemm(int dbl, int ta, int tb, size_t M, size_t N, size_t K, const
  * already spinning. 0, or -1 without OpenBLAS or memory. */
 int bench_host_gemm_wake(int dbl);
 
-/* ---- host add loop on a pool of threads (the caller's thread + threads-1) */
-int bench_host_add_start(int threads); /* 0 or -1 */
+/* ---- host loops on a pool of threads (the caller's thread + threads-1):
+ * the add loop here, the math family's in bench_host_math.h */
+int bench_host_add_start(int threads); /* start the pool: 0 or -1 */
 void bench_host_add_stop(void);
+int bench_host_threads(void);          /* the pool's threads (1 when not started) */
+/* A job's share: called once on every thread of the pool, w = 0..threads-1
+ * (0 is the caller's thread), all at once; bench_host_run returns when every
+ * share has. */
+typedef void (*bench_host_job)(void *arg, int w, int threads);
+void bench_host_run(bench_host_job job, void *arg);
+/* Share w of [0, n) in even parts whose length is a multiple of align (so
+ * that, with align elements to a cache line, no two threads write one line). */
+void bench_host_share(size_t n, size_t align, int w, int threads, size_t *lo, size_t *hi);
 /* c = a + b over n elements, split evenly over the pool. */
 void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const bench_impl_name[IMPL_KINDS] = {"clrt", "clrt-default", "openblas", "clblast", "host"};
+const char *const bench_impl_name[IMPL_KINDS] = {"clrt", "clrt-default", "openblas", "clblast", "host", "copy"};
 
 bench_case *bench_report_add(bench_report *r)
 {
@@ -32,12 +32,35 @@ void bench_report_free(bench_report *r)
 
 double bench_case_work(const bench_case *c)
 {
-    if (c->op == BENCH_MATMUL)
+    const double es = c->dbl ? 8.0 : 4.0, rows = (double)c->m, cols = (double)c->n, all = rows * cols;
+    switch (c->op) {
+    case BENCH_MATMUL:
         return 2.0 * (double)c->m * (double)c->n * (double)c->k;
-    return 3.0 * (double)c->n * (c->dbl ? 8.0 : 4.0);
+    case BENCH_ADD:
+    case BENCH_MUL:
+    case BENCH_AXPBY: /* y read and written, x read */
+        return 3.0 * all * es;
+    case BENCH_BIAS: /* a read, c written, the row once */
+        return (2.0 * all + cols) * es;
+    case BENCH_RELU:
+    case BENCH_SIGMOID:
+    case BENCH_TRANSPOSE:
+        return 2.0 * all * es;
+    case BENCH_SUM:
+        return (all + 1.0) * es;
+    case BENCH_ROWSUM:
+        return (all + rows) * es;
+    case BENCH_COLSUM:
+        return (all + cols) * es;
+    case BENCH_ARGMAX: /* int32 indices out */
+        return all * es + rows * 4.0;
+    default:
+        return 0;
+    }
 }
 
-const char *bench_op_name(int op) { return op == BENCH_MATMUL ? "matmul" : "add"; }
+double bench_copy_work(const bench_case *c) { return 2.0 * (double)c->m * (double)c->n * (c->dbl ? 8.0 : 4.0); }
+
 const char *bench_unit(int op) { return op == BENCH_MATMUL ? "GFLOP/s" : "GB/s"; }
 const char *bench_dtype_name(int dbl) { return dbl ? "f64" : "f32"; }
 
@@ -56,5 +79,7 @@ double bench_ratio(const bench_case *c, int impl, int ref)
         return 0;
     if (impl == IMPL_CLRT && c->ratio[ref] > 0)
         return c->ratio[ref];
+    if (ref == IMPL_COPY || impl == IMPL_COPY)
+        return b->rate > 0 ? a->rate / b->rate : 0;
     return b->st.median / a->st.median;
 }

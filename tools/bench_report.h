@@ -8,9 +8,8 @@
 
 #include <clrt/clrt.h>
 
+#include "bench_ops.h"
 #include "bench_time.h"
-
-enum bench_op { BENCH_ADD, BENCH_MATMUL };
 
 /* Who did the work of a case. */
 enum bench_impl_kind {
@@ -18,7 +17,9 @@ enum bench_impl_kind {
     IMPL_CLRT_DEFAULT, /* clrt with the default parameters (only when tuned ones were used) */
     IMPL_OPENBLAS,     /* host cblas_sgemm / cblas_dgemm */
     IMPL_CLBLAST,      /* CLBlast gemm on the same device */
-    IMPL_HOST,         /* host add loop on --threads threads */
+    IMPL_HOST,         /* host loop on --threads threads doing the same (add and the math family) */
+    IMPL_COPY,         /* clrt_copy of the case's input on the same device: the copy bandwidth a
+                        * reduction or transpose is measured against (its own bytes, its own GB/s) */
     IMPL_KINDS
 };
 extern const char *const bench_impl_name[IMPL_KINDS];
@@ -27,7 +28,7 @@ typedef struct bench_result {
     int present;       /* measured (or tried: see note) */
     int failed;        /* it ran and failed: note says why */
     bench_stats st;
-    double rate;       /* GFLOP/s (matmul) or GB/s (add), from the median */
+    double rate;       /* GFLOP/s (matmul) or GB/s (bytes read + written), from the median */
     size_t wrong, checked; /* result check after the timing */
     char note[160];
 } bench_result;
@@ -36,14 +37,17 @@ typedef struct bench_case {
     size_t device;     /* index into the report's devices */
     int op;            /* enum bench_op */
     int dbl;
-    size_t m, n, k;    /* add: 1 x n, k = 0 */
+    size_t m, n, k;    /* add and the math family: m x n (rows x cols; 1 x count unless
+                        * bench_op_matrix()), k = 0 */
+    size_t count;      /* add and the math family: the element count asked for (--add-sizes) */
     int ta, tb;        /* matmul: op(A), op(B) transposed (clrt_gemm) */
     double first_s;    /* first call on a fresh context (compile + first run); < 0: not measured */
     int tuned;         /* clrt ran with tuned parameters */
     char params[160];  /* the parameters clrt ran with */
     char params_default[160];
     bench_result r[IMPL_KINDS];
-    double ratio[IMPL_KINDS]; /* clrt's speed over each: median of the rounds' time ratios; 0: none */
+    double ratio[IMPL_KINDS]; /* clrt's speed over each: median of the rounds' time ratios (copy: of
+                               * clrt's GB/s over copy's GB/s); 0: none */
     /* matmul at sizes that are not multiples of 64: clrt at the nearest round
      * sizes too, side by side; nb_ratio = this rate / that rate (median of the
      * rounds); 0: not measured */
@@ -116,10 +120,10 @@ typedef struct bench_device {
 /* How many rejected candidates a tuning line says why of. */
 enum { BENCH_TUNE_WHY = 4 };
 
-/* One line per tuned (op, dtype) of a device, for the report. */
+/* One line per tuned (kernel, dtype) of a device, for the report. */
 typedef struct bench_tuned_line {
     size_t device;
-    int op, dbl;
+    int op, dbl;               /* op: one the kernel runs (add: elementwise, sum: reduce) */
     int ok;                    /* the tuning pass ran (the defaults built and ran) */
     int written;
     double default_rate, tuned_rate;
@@ -159,10 +163,11 @@ typedef struct bench_report {
 bench_case *bench_report_add(bench_report *r);
 void bench_report_free(bench_report *r);
 
-/* Work of a case: FLOP (matmul) or bytes moved (add). */
+/* Work of a case: FLOP (matmul) or bytes moved, reads + writes (the others). */
 double bench_case_work(const bench_case *c);
-const char *bench_op_name(int op);  /* "matmul" or "add" */
-const char *bench_unit(int op);     /* "GFLOP/s" or "GB/s" */
+/* Bytes the copy reference moves: the case's input read and written once. */
+double bench_copy_work(const bench_case *c);
+const char *bench_unit(int op);     /* "GFLOP/s" (matmul) or "GB/s" */
 const char *bench_dtype_name(int dbl); /* "f32" or "f64" */
 /* A product's transposes for a label: "" (NN), " NT", " TN" or " TT". */
 const char *bench_trans_suffix(const bench_case *c);
@@ -172,7 +177,8 @@ const char *bench_trans_suffix(const bench_case *c);
 int bench_result_usable(const bench_result *x);
 
 /* speed of impl over ref: for clrt the median of the per-round ratios (each
- * round ran both side by side), else the ratio of the medians; 0 when
+ * round ran both side by side), else the ratio of the medians; against the
+ * copy reference, of the rates (GB/s over GB/s: the bytes differ); 0 when
  * either is missing */
 double bench_ratio(const bench_case *c, int impl, int ref);
 

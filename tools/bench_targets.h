@@ -8,7 +8,8 @@
 #include "bench_report.h"
 
 void bench_print_targets(FILE *f, const bench_report *r);
-/* A JSON array of {device, target, value, limit, pass, detail}. */
+/* A JSON array of {device, target, value, limit, upper, pass, info, detail};
+ * info: reported, not judged (limit and pass null). */
 void bench_print_targets_json(FILE *f, const bench_report *r);
 
 #endif

@@ -70,8 +70,14 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
         path[0] = '\0';
     int any = 0, failed_store = 0;
     size_t first_line = r->ntuned;
-    for (int op = BENCH_MATMUL; op >= BENCH_ADD; op--) {
-        if (!(op == BENCH_MATMUL ? o->run_matmul : o->run_add))
+    /* each kernel the selected ops run, once; its line is named by one of them */
+    static const int kernel_ops[] = {BENCH_MATMUL, BENCH_ADD, BENCH_SUM, BENCH_TRANSPOSE};
+    for (size_t k = 0; k < sizeof kernel_ops / sizeof *kernel_ops; k++) {
+        const int op = kernel_ops[k];
+        int wanted = 0;
+        for (int x = 0; x < BENCH_OPS; x++)
+            wanted |= o->run[x] && strcmp(bench_op_kernel(x), bench_op_kernel(op)) == 0;
+        if (!wanted)
             continue;
         for (int dbl = 0; dbl < 2; dbl++) {
             if (!(dbl ? o->run_f64 : o->run_f32) || (dbl && !s->info.has_fp64))

@@ -1,6 +1,8 @@
-/* clrt-bench: clrt_add and clrt_matmul on every device (or the selected
- * ones), against references measured side by side in the same run: host
- * OpenBLAS, a host add loop on 2 threads, and CLBlast on the same device.
+/* clrt-bench: clrt_add and clrt_matmul (and, with --op, the math family) on
+ * every device (or the selected ones), against references measured side by
+ * side in the same run: host OpenBLAS, host loops on 2 threads doing the
+ * same, CLBlast on the same device, and clrt_copy (the copy bandwidth
+ * reductions and transposes are held against).
  * Also first-call latency (a fresh context; a new process), the per-operation
  * overhead of a tiny add against a raw enqueue, default against tuned
  * parameters, and the autotuner (--tune). See clrt-bench --help.
@@ -9,7 +11,9 @@
  * and buffers), bench_cases (one case, every implementation side by side),
  * bench_first (first call in a new process), bench_overhead (tiny-add
  * overhead), bench_time (interleaved timing), bench_ref (host references and
- * checks), bench_clblast, bench_out (table, JSON, CSV), bench_targets (the
+ * checks), bench_host_math and bench_check_math (the math family's host
+ * loops and checks), bench_ops (the operations), bench_clblast, bench_print
+ * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
  * bench_progress. This file picks the devices and runs it all. */
 #include <stdio.h>
@@ -155,14 +159,17 @@ int main(int argc, char **argv)
     if (select_devices() != 0)
         return 1;
     if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
-        fprintf(stderr, "clrt-bench: cannot start the host add threads\n");
+        fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
         return 1;
     }
     int dtypes = opts.run_f32 + opts.run_f64;
-    size_t progress_total = 0;
+    size_t per_dtype = 0, progress_total = 0;
+    for (int op = 0; op < BENCH_OPS; op++)
+        if (opts.run[op])
+            per_dtype += op == BENCH_MATMUL ? opts.nmatmul : op == BENCH_ADD ? opts.nadd : opts.nmath;
     for (size_t d = 0; d < report.ndevices && opts.tune != 2; d++)
         if (!report.devices[d].skipped)
-            progress_total += (size_t)dtypes * ((opts.run_matmul ? opts.nmatmul : 0) + (opts.run_add ? opts.nadd : 0));
+            progress_total += (size_t)dtypes * per_dtype;
     bench_progress_start(opts.progress < 0 ? isatty(2) : opts.progress, progress_total);
 
     int failures = 0;
@@ -197,20 +204,25 @@ int main(int argc, char **argv)
                 snprintf(dev->note, sizeof dev->note, "no fp64 on this device: f64 cases skipped");
                 continue;
             }
-            if (opts.run_matmul)
+            if (opts.run[BENCH_MATMUL])
                 for (size_t i = 0; i < opts.nmatmul; i++)
                     bench_run_case(&report, &opts, &s, d, BENCH_MATMUL, dbl, opts.matmul[i]);
-            if (opts.run_add)
+            if (opts.run[BENCH_ADD])
                 for (size_t i = 0; i < opts.nadd; i++) {
                     bench_shape sh = {1, opts.add[i], 0, 0, 0};
                     bench_run_case(&report, &opts, &s, d, BENCH_ADD, dbl, sh);
                 }
-            if (opts.run_matmul && opts.child)
+            for (int op = 0; op < BENCH_OPS; op++) /* the math family, op by op */
+                for (size_t i = 0; i < opts.nmath && opts.run[op] && bench_op_is_math(op); i++) {
+                    bench_shape sh = {1, opts.math[i], 0, 0, 0};
+                    bench_run_case(&report, &opts, &s, d, op, dbl, sh);
+                }
+            if (opts.run[BENCH_MATMUL] && opts.child)
                 bench_first_measure(&report, &opts, &s, d, dbl);
         }
-        if (opts.run_matmul && opts.child)
+        if (opts.run[BENCH_MATMUL] && opts.child)
             bench_first_raw_measure(&report.devices[d], &s);
-        if (opts.overhead && opts.run_add)
+        if (opts.overhead && opts.run[BENCH_ADD])
             bench_overhead_measure(&report.devices[d].overhead, &opts, &s);
         bench_session_close(&s);
     }
@@ -218,11 +230,12 @@ int main(int argc, char **argv)
     if (opts.host)
         bench_host_add_stop();
 
-    /* clrt failing or wrong fails the run; a reference failing is only noted */
+    /* clrt failing or wrong fails the run (its copy reference too); a
+     * reference failing is only noted */
     for (size_t i = 0; i < report.ncases; i++)
-        for (int k = IMPL_CLRT; k <= IMPL_CLRT_DEFAULT; k++) {
+        for (int k = IMPL_CLRT; k < IMPL_KINDS; k++) {
             const bench_result *x = &report.cases[i].r[k];
-            if (x->present && (x->failed || x->wrong))
+            if ((k == IMPL_CLRT || k == IMPL_CLRT_DEFAULT || k == IMPL_COPY) && x->present && (x->failed || x->wrong))
                 failures++;
         }
     for (size_t d = 0; d < report.ndevices; d++)
