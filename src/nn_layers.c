@@ -1,4 +1,4 @@
-/* clrt_nn_relu_forward, clrt_nn_linear_forward and _backward: argument
+/* clrt_nn_relu_forward and _backward, clrt_nn_linear_forward and _backward: argument
  * checks, then the math family (gemm, a row-broadcast add, a column sum).
  * Every operand is checked here first so that a refused call enqueues
  * nothing (the math calls would otherwise refuse half-way). */
@@ -18,6 +18,50 @@ int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x)
     if (st != CLRT_OK)
         return st;
     return clrt_unary(q, CLRT_OP_RELU, y, x);
+}
+
+int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *x)
+{
+    static const char func[] = "clrt_nn_relu_backward";
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, NULL, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dy, x, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dx, x, func, "dx");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(dy, x->rows, x->cols, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(dx, x->rows, x->cols, func, "dx");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(dx, x, func, "dx", "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(dx, dy, func, "dx", "dy");
+    if (st != CLRT_OK)
+        return st;
+    /* Two factors whose product lifts the smallest positive subnormal to at least
+     * 1, each representable in the dtype; larger values overflow to inf, and the
+     * min with 1 brings every positive value to exactly 1, zero stays zero. */
+    const int f64 = x->dtype == CLRT_FLOAT64;
+    const double lift_a = f64 ? 0x1p1000 : 0x1p100, lift_b = f64 ? 0x1p74 : 0x1p49;
+    clrt_buffer *one = NULL;
+    st = clrt_buffer_create(&one, q->ctx, x->dtype, 1, 1);
+    if (st == CLRT_OK)
+        st = clrt_fill(q, one, 1.0);
+    if (st == CLRT_OK)
+        st = clrt_unary(q, CLRT_OP_RELU, dx, x);
+    if (st == CLRT_OK)
+        st = clrt_scale(q, dx, lift_a, dx);
+    if (st == CLRT_OK)
+        st = clrt_scale(q, dx, lift_b, dx);
+    if (st == CLRT_OK)
+        st = clrt_binary(q, CLRT_OP_MIN, dx, dx, one);
+    if (st == CLRT_OK)
+        st = clrt_binary(q, CLRT_OP_MUL, dx, dx, dy);
+    if (one)
+        clrt_buffer_destroy(one);
+    return st;
 }
 
 int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,

@@ -188,6 +188,52 @@ static void linear(void **state)
             check_linear(dtype_at(d), s[i][0], s[i][1], s[i][2], (int)(i & 1) || i == 0);
 }
 
+/* relu's gradient: exact, at zeros (both signs), subnormals, huge values and
+ * negatives included. */
+static void check_relu_backward(clrt_dtype dt, size_t rows, size_t cols)
+{
+    const size_t n = rows * cols;
+    double *x = randv(n, (unsigned)(rows * 3 + cols), dt), *dy = randv(n, (unsigned)(rows + 9 * cols), dt);
+    double *ref = malloc(n * 8), *got = malloc(n * 8), *zero = calloc(n, 8);
+    assert_true(ref && got && zero);
+    const double specials[] = {0.0, -0.0, dt == CLRT_FLOAT64 ? 0x1p-1074 : 0x1p-149, dt == CLRT_FLOAT64 ? 0x1p-1022 : 0x1p-126,
+                               dt == CLRT_FLOAT64 ? 0x1p1000 : 0x1p120, -0x1p-149, -1e30};
+    for (size_t i = 0; i < n && i < sizeof specials / sizeof *specials; i++)
+        x[i * 5 % n] = specials[i];
+    for (size_t i = 0; i < n; i++)
+        ref[i] = x[i] > 0 ? dy[i] : 0;
+    clrt_buffer *dX = up(dt, rows, cols, x), *dDY = up(dt, rows, cols, dy), *dDX = up(dt, rows, cols, NULL);
+    TU_OK(clrt_nn_relu_backward(fx->q, dDX, dDY, dX));
+    down(dDX, got);
+    char what[80];
+    snprintf(what, sizeof what, "relu backward %zux%zu %s", rows, cols, dt == CLRT_FLOAT64 ? "f64" : "f32");
+    /* subnormal x: the device may flush it to zero (then the gradient is 0) */
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > 0 && fabs(x[i]) < (dt == CLRT_FLOAT64 ? 0x1p-1022 : 0x1p-126) && got[i] == 0)
+            got[i] = ref[i];
+    expect_close(what, got, ref, zero, n, 0);
+    clrt_buffer_destroy(dX);
+    clrt_buffer_destroy(dDY);
+    clrt_buffer_destroy(dDX);
+    free(x);
+    free(dy);
+    free(ref);
+    free(got);
+    free(zero);
+}
+
+static void relu_backward(void **state)
+{
+    (void)state;
+    for (int d = 0; d < n_dtypes(); d++) {
+        check_relu_backward(dtype_at(d), 1, 1);
+        check_relu_backward(dtype_at(d), 3, 7);
+        check_relu_backward(dtype_at(d), 7, 17);
+        if (!tu_small())
+            check_relu_backward(dtype_at(d), 65, 127);
+    }
+}
+
 /* ---- softmax cross-entropy */
 
 /* Host reference in double: the loss and dlogits. */
@@ -488,6 +534,17 @@ static void refusals(void **state)
     TU_STATUS(CLRT_EINVAL, clrt_nn_relu_forward(q, y, NULL));
     TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_forward(q, wrong, g));
     TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_relu_forward(q, i32, i32));
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(NULL, y, g, g));
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(q, NULL, g, g));
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(q, y, NULL, g));
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(q, y, g, NULL));
+    TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_backward(q, wrong, g, y));
+    TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_backward(q, y, wrong, g));
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(q, y, y, g)); /* dx is dy */
+    TU_STATUS(CLRT_EINVAL, clrt_nn_relu_backward(q, y, g, y)); /* dx is x */
+    TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_relu_backward(q, i32, i32, i32));
+    if (x64)
+        TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_backward(q, x, x64, x));
     /* linear */
     TU_STATUS(CLRT_EINVAL, clrt_nn_linear_forward(NULL, y, x, w, b));
     TU_STATUS(CLRT_EINVAL, clrt_nn_linear_forward(q, NULL, x, w, b));
@@ -563,6 +620,7 @@ int main(void)
     tu_require_device();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(linear, tu_only_fixture_live),
+        cmocka_unit_test_teardown(relu_backward, tu_only_fixture_live),
         cmocka_unit_test_teardown(softmax_xent, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck, tu_only_fixture_live),
         cmocka_unit_test_teardown(sgd, tu_only_fixture_live),

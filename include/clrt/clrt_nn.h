@@ -37,6 +37,14 @@ extern "C" {
  *  shape; y may be x (in place). */
 CLRT_API int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x);
 
+/** The gradient of relu: dx = dy where x > 0, else 0, with x the forward
+ *  pass's input; dx, dy and x of one shape. A NaN in x gives NaN there. dx
+ *  must not share memory with dy or x (it holds an intermediate). Computed
+ *  with the math family: step(x) = min(relu(x) * 2^a * 2^b, 1), exact for
+ *  every positive x (subnormals too, unless the device flushes them to zero),
+ *  then dx = dy * step(x); so an infinite dy where x <= 0 gives NaN. */
+CLRT_API int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *x);
+
 /** A fully connected layer: y (N x out) = x (N x in) W^T + b, with W out x in
  *  (PyTorch's layout) and b 1 x out, or NULL for no bias. */
 CLRT_API int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
