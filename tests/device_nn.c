@@ -393,6 +393,91 @@ static void gradcheck(void **state)
     free(b);
 }
 
+/* A two-layer network, L = xent(W2 relu(W1 x + b1) + b2): the chain of
+ * linear_backward, relu_backward and linear_backward against central
+ * differences of the loss in x, W1 and b1 (through the relu). */
+typedef struct {
+    clrt_buffer *x, *w1, *b1, *h, *a, *w2, *b2, *z, *lab, *loss;
+} net2;
+
+static double net2_loss(net2 *n)
+{
+    TU_OK(clrt_nn_linear_forward(fx->q, n->h, n->x, n->w1, n->b1));
+    TU_OK(clrt_nn_relu_forward(fx->q, n->a, n->h));
+    TU_OK(clrt_nn_linear_forward(fx->q, n->z, n->a, n->w2, n->b2));
+    TU_OK(clrt_nn_softmax_xent(fx->q, n->loss, NULL, n->z, n->lab));
+    double l;
+    TU_OK(clrt_buffer_read(fx->q, n->loss, &l, 1));
+    return l;
+}
+
+static void gradcheck_relu_net(void **state)
+{
+    (void)state;
+    if (!fx->dev.has_fp64)
+        skip();
+    if (clrt_device_is_emulator(&fx->dev)) /* see softmax_xent */
+        skip();
+    const size_t n = 3, in = 7, hid = 6, out = 5;
+    const clrt_dtype dt = CLRT_FLOAT64;
+    double *x = randv(n * in, 21, dt), *w1 = randv(hid * in, 22, dt), *b1 = randv(hid, 23, dt);
+    double *w2 = randv(out * hid, 24, dt), *b2 = randv(out, 25, dt);
+    int32_t lab[3] = {1, 4, 0};
+    net2 net = {up(dt, n, in, x), up(dt, hid, in, w1), up(dt, 1, hid, b1), up(dt, n, hid, NULL), up(dt, n, hid, NULL),
+                up(dt, out, hid, w2), up(dt, 1, out, b2), up(dt, n, out, NULL), NULL, up(dt, 1, 1, NULL)};
+    TU_OK(clrt_buffer_create(&net.lab, fx->ctx, CLRT_INT32, n, 1));
+    TU_OK(clrt_buffer_write(fx->q, net.lab, lab, n));
+    clrt_buffer *dz = up(dt, n, out, NULL), *da = up(dt, n, hid, NULL), *dh = up(dt, n, hid, NULL);
+    clrt_buffer *gx = up(dt, n, in, NULL), *gw1 = up(dt, hid, in, NULL), *gb1 = up(dt, 1, hid, NULL);
+    TU_OK(clrt_nn_linear_forward(fx->q, net.h, net.x, net.w1, net.b1));
+    TU_OK(clrt_nn_relu_forward(fx->q, net.a, net.h));
+    TU_OK(clrt_nn_linear_forward(fx->q, net.z, net.a, net.w2, net.b2));
+    TU_OK(clrt_nn_softmax_xent(fx->q, net.loss, dz, net.z, net.lab));
+    TU_OK(clrt_nn_linear_backward(fx->q, da, NULL, NULL, dz, net.a, net.w2));
+    TU_OK(clrt_nn_relu_backward(fx->q, dh, da, net.h));
+    TU_OK(clrt_nn_linear_backward(fx->q, gx, gw1, gb1, dh, net.x, net.w1));
+    double hx[21], hw[42], hb[6], hh[18];
+    down(gx, hx);
+    down(gw1, hw);
+    down(gb1, hb);
+    down(net.h, hh);
+    size_t active = 0;
+    for (size_t i = 0; i < n * hid; i++)
+        active += hh[i] > 0;
+    assert_true(active > 0 && active < n * hid); /* the relu both passes and blocks */
+    struct {
+        clrt_buffer *p;
+        double *h, *g;
+        size_t n;
+        const char *name;
+    } ps[] = {{net.x, x, hx, n * in, "dx"}, {net.w1, w1, hw, hid * in, "dw1"}, {net.b1, b1, hb, hid, "db1"}};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < ps[k].n; i++) {
+            const size_t cnt = ps[k].n, e_i = i;
+            const double e = 1e-6, keep = ps[k].h[e_i];
+            ps[k].h[e_i] = keep + e;
+            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            const double lp = net2_loss(&net);
+            ps[k].h[e_i] = keep - e;
+            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            const double lm = net2_loss(&net);
+            ps[k].h[e_i] = keep;
+            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            const double num = (lp - lm) / (2 * e);
+            if (!(fabs(num - ps[k].g[i]) <= 1e-7 + 1e-6 * fabs(num)))
+                fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, ps[k].g[i], num);
+        }
+    clrt_buffer *bufs[] = {net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh,
+                           gx, gw1, gb1};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        clrt_buffer_destroy(bufs[i]);
+    free(x);
+    free(w1);
+    free(b1);
+    free(w2);
+    free(b2);
+}
+
 /* ---- SGD */
 
 static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double mu, double wd)
@@ -623,6 +708,7 @@ int main(void)
         cmocka_unit_test_teardown(relu_backward, tu_only_fixture_live),
         cmocka_unit_test_teardown(softmax_xent, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gradcheck_relu_net, tu_only_fixture_live),
         cmocka_unit_test_teardown(sgd, tu_only_fixture_live),
         cmocka_unit_test_teardown(init, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
