@@ -270,5 +270,6 @@ CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, co
 #include "clrt/clrt_kernel.h"
 /* The math family and views: clrt_gemm, clrt_binary, ..., clrt_buffer_view. */
 #include "clrt/clrt_math.h"
+#include "clrt/clrt_nn.h"
 
 #endif /* CLRT_CLRT_H */

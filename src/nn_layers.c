@@ -1,0 +1,146 @@
+/* clrt_nn_relu_forward and _backward, clrt_nn_linear_forward and _backward: argument
+ * checks, then the math family (gemm, a row-broadcast add, a column sum).
+ * Every operand is checked here first so that a refused call enqueues
+ * nothing (the math calls would otherwise refuse half-way). */
+#include "error.h"
+#include "nn_check.h"
+
+int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x)
+{
+    static const char func[] = "clrt_nn_relu_forward";
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, NULL, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, y, x, func, "y");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(y, x->rows, x->cols, func, "y");
+    if (st != CLRT_OK)
+        return st;
+    return clrt_unary(q, CLRT_OP_RELU, y, x);
+}
+
+int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *x)
+{
+    static const char func[] = "clrt_nn_relu_backward";
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, NULL, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dy, x, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dx, x, func, "dx");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(dy, x->rows, x->cols, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(dx, x->rows, x->cols, func, "dx");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(dx, x, func, "dx", "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(dx, dy, func, "dx", "dy");
+    if (st != CLRT_OK)
+        return st;
+    /* Two factors whose product lifts the smallest positive subnormal to at least
+     * 1, each representable in the dtype; larger values overflow to inf, and the
+     * min with 1 brings every positive value to exactly 1, zero stays zero. */
+    const int f64 = x->dtype == CLRT_FLOAT64;
+    const double lift_a = f64 ? 0x1p1000 : 0x1p100, lift_b = f64 ? 0x1p74 : 0x1p49;
+    clrt_buffer *one = NULL;
+    st = clrt_buffer_create(&one, q->ctx, x->dtype, 1, 1);
+    if (st == CLRT_OK)
+        st = clrt_fill(q, one, 1.0);
+    if (st == CLRT_OK)
+        st = clrt_unary(q, CLRT_OP_RELU, dx, x);
+    if (st == CLRT_OK)
+        st = clrt_scale(q, dx, lift_a, dx);
+    if (st == CLRT_OK)
+        st = clrt_scale(q, dx, lift_b, dx);
+    if (st == CLRT_OK)
+        st = clrt_binary(q, CLRT_OP_MIN, dx, dx, one);
+    if (st == CLRT_OK)
+        st = clrt_binary(q, CLRT_OP_MUL, dx, dx, dy);
+    if (one)
+        clrt_buffer_destroy(one);
+    return st;
+}
+
+int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
+                           const clrt_buffer *b)
+{
+    static const char func[] = "clrt_nn_linear_forward";
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, NULL, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, w, x, func, "w");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, y, x, func, "y");
+    if (st == CLRT_OK && b)
+        st = clrt__nn_operand(q, b, x, func, "b");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(w, w->rows, x->cols, func, "w (out x in)");
+    if (st == CLRT_OK)
+        st = clrt__nn_shape(y, x->rows, w->rows, func, "y");
+    if (st == CLRT_OK && b)
+        st = clrt__nn_shape(b, 1, w->rows, func, "b");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(y, x, func, "y", "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(y, w, func, "y", "w");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(y, b, func, "y", "b");
+    if (st != CLRT_OK)
+        return st;
+    st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, x, w, 0.0, y);
+    if (st == CLRT_OK && b)
+        st = clrt_binary(q, CLRT_OP_ADD, y, y, b);
+    return st;
+}
+
+int clrt_nn_linear_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clrt_buffer *db, const clrt_buffer *dy,
+                            const clrt_buffer *x, const clrt_buffer *w)
+{
+    static const char func[] = "clrt_nn_linear_backward";
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dy, NULL, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, dy, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, w, dy, func, "w");
+    if (st == CLRT_OK && !dx && !dw && !db)
+        st = clrt__fail(CLRT_EINVAL, func, "dx, dw and db are all NULL: nothing to compute");
+    if (st == CLRT_OK && dx)
+        st = clrt__nn_operand(q, dx, dy, func, "dx");
+    if (st == CLRT_OK && dw)
+        st = clrt__nn_operand(q, dw, dy, func, "dw");
+    if (st == CLRT_OK && db)
+        st = clrt__nn_operand(q, db, dy, func, "db");
+    if (st != CLRT_OK)
+        return st;
+    const size_t n = dy->rows, out = dy->cols, in = x->cols;
+    if ((st = clrt__nn_shape(x, n, in, func, "x")) != CLRT_OK || (st = clrt__nn_shape(w, out, in, func, "w (out x in)")) != CLRT_OK ||
+        (dx && (st = clrt__nn_shape(dx, n, in, func, "dx")) != CLRT_OK) ||
+        (dw && (st = clrt__nn_shape(dw, out, in, func, "dw")) != CLRT_OK) ||
+        (db && (st = clrt__nn_shape(db, 1, out, func, "db")) != CLRT_OK))
+        return st;
+    const clrt_buffer *ins[] = {dy, x, w};
+    const char *in_names[] = {"dy", "x", "w"};
+    clrt_buffer *outs[] = {dx, dw, db};
+    const char *out_names[] = {"dx", "dw", "db"};
+    for (int o = 0; o < 3; o++) {
+        for (int i = 0; i < 3 && st == CLRT_OK; i++)
+            st = clrt__nn_apart(outs[o], ins[i], func, out_names[o], in_names[i]);
+        for (int p = o + 1; p < 3 && st == CLRT_OK; p++)
+            st = clrt__nn_apart(outs[o], outs[p], func, out_names[o], out_names[p]);
+    }
+    if (st != CLRT_OK)
+        return st;
+    if (dx)
+        st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, dy, w, 0.0, dx);
+    if (st == CLRT_OK && dw)
+        st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, dy, x, 0.0, dw);
+    if (st == CLRT_OK && db)
+        st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_COL, db, dy);
+    return st;
+}
