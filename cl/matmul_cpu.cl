@@ -6,7 +6,7 @@
  * Build options (src/k_matmul.h lists the tuning ones; src/k_matmul.c picks them):
  *   TM, TN    rows / columns of C per work-item (TN a multiple of VW)
  *   TK        k block (cache block) when B is read in place
- *   TKP       k block when B is packed (bpacked = 1); 0 = TK
+ *   TKP       k block when B is packed (packed bit 0); 0 = TK
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
  *   TA, TB    1: op(A) = A^T (A is K x M), op(B) = B^T (B is N x K); the launch
  *             variant, not a tuning value
@@ -14,9 +14,12 @@
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
  *
- * matmul's last argument, bpacked: 0, B is read in place; 1 (only when M >= TM and
- * N >= TN), B is pack_b's panel copy of op(B) and the launch may cover a range of
- * column panels through the global offset of dimension 0.
+ * matmul's last argument, packed (only nonzero when M >= TM and N >= TN):
+ *   bit 0  B is pack_b's panel copy of op(B); the launch may cover a range of column
+ *          panels through the global offset of dimension 0
+ *   bit 1  A is pack_a's panel copy of op(A); the launch may cover a range of row
+ *          panels through the global offset of dimension 1
+ * A clear bit: that operand is read in place.
  */
 
 #ifndef TM
@@ -82,7 +85,7 @@
  * load as a vector; op(B) = B^T read in place is a gather per lane, so the host packs
  * it (pack_b reads the transpose) whenever the tiles are full.
  *
- * Packed B (bpacked = 1): read in place, a TN-column panel of B is TK rows at a stride
+ * Packed B (packed bit 0): read in place, a TN-column panel of B is TK rows at a stride
  * of N; when N is a multiple of a large power of two those rows all fall in a few
  * cache sets (and each in its own page), so the block the group shares does not stay
  * in L1/L2 and the 16 work-items fetch it again from L3 (measured: N=4032 ~10% faster
@@ -93,14 +96,40 @@
  * full (M >= TM, N >= TN) and the product is large enough to pay for the copy.
  * The packed panel wants a deeper k block (TKP) than B in place (TK), measured on POCL
  * at 1024-4096: packed TKP=1024 5-8% faster than 256; in place TK=1024 up to 14% slower.
+ *
+ * Packed A (packed bit 1): op(A) = A^T read in place takes TM elements of one row of the
+ * stored matrix per k, a row apart (lda): a quarter of each cache line used, and with
+ * lda a multiple of a large power of two every row of the k block in the same few cache
+ * sets, so the block does not stay in cache (measured on POCL, AVX2, 2048: A^T B at 0.19x
+ * the speed of A B). pack_a (below) first copies each row panel to a contiguous K x TM
+ * block (for A^T a plain copy of TM-element rows); the loop reads it at a stride of TM.
+ * Panel q holds the rows this kernel's row tile q computes (the last one moved back
+ * inside the matrix).
  * ---------------------------------------------------------------------------------- */
+
+/* The full-tile k loop over [k0, kend): B at Bp (bstep per k), op(A)(r + i, k) read
+ * as A_AT(i, k), A_NEXT after each k. One body for A in place and packed. */
+#define FULL_K_LOOP(A_AT, A_NEXT)                                                       \
+    for (uint k = k0; k < kend; ++k, Bp += bstep) {                                    \
+        REALV b[NV];                                                                   \
+        _Pragma("unroll") for (int j = 0; j < NV; ++j) b[j] = VLOAD(0, Bp + j * VW);   \
+        _Pragma("unroll") for (int i = 0; i < TM; ++i) {                               \
+            const REALV a = (REALV)(A_AT(i, k));                                       \
+            _Pragma("unroll") for (int j = 0; j < NV; ++j) acc[i][j] =                 \
+                fma(a, b[j], acc[i][j]);                                               \
+        }                                                                              \
+        A_NEXT;                                                                        \
+    }
+#define A_IN_PLACE(i, k) OPA(r + (i), k)
+#define A_PACKED(i, k) Ap[i]
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
-            __global REAL *C, const ulong c_off, const uint ldc, const uint bpacked)
+            __global REAL *C, const ulong c_off, const uint ldc, const uint packed)
 {
+    const uint bpacked = packed & 1u, apacked = packed & 2u;
     A += a_off;
     B += b_off;
     C += c_off;
@@ -128,22 +157,17 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             const __global REAL *Bp =
                 bpacked ? B + ((get_global_id(0) - get_global_offset(0)) * K + k0) * TN
                         : B + (size_t)k0 * ldb + c;
-            for (uint k = k0; k < kend; ++k, Bp += bstep) {
-                REALV b[NV];
-#pragma unroll
-                for (int j = 0; j < NV; ++j)
-                    b[j] = VLOAD(0, Bp + j * VW);
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {
-                    const REALV a = (REALV)(OPA(r + i, k));
-#pragma unroll
-                    for (int j = 0; j < NV; ++j)
-                        acc[i][j] = fma(a, b[j], acc[i][j]);
-                }
+            if (apacked) {
+                /* the launch's first row panel is the scratch's first (global offset) */
+                const __global REAL *Ap = A + ((get_global_id(1) - get_global_offset(1)) * K + k0) * TM;
+                FULL_K_LOOP(A_PACKED, Ap += TM)
+            } else {
+                FULL_K_LOOP(A_IN_PLACE, (void)0)
             }
         } else if (active) {
             /* thin matrix (or B^T in place): rows past M and columns past N read a
-             * valid neighbour (clamped index); those results are never stored */
+             * valid neighbour (clamped index); those results are never stored. The
+             * host packs A only where the loop above runs. */
             for (uint k = k0; k < kend; ++k) {
                 REALV b[NV];
 #pragma unroll
@@ -200,32 +224,90 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
 }
 
 /* ------------------------------------------------------------------------------------
- * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with bpacked = 1.
+ * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with packed bit 0.
  * Panel p holds columns c .. c+TN-1 of op(B), c = min(p*TN, N-TN) (the column tile
  * matmul's work-item column p computes), as K contiguous rows of TN:
  * P[(p - p0)*K*TN + k*TN + j], p0 = the global offset of dimension 1 (the first panel
  * of this launch).
- * Launch: global = {roundup(K, L), panels}, local = {L, 1}; offset {0, p0}.
- * Work-item (k, p) copies row k of panel p: NV vectors read along a row of B, or (TB)
- * TN elements down a column of B.
+ * Launch: global = {roundup(K, L), panels} (TB: roundup(ceil(K / VW), L)), local =
+ * {L, 1}; offset {0, p0}. Work-item (k, p) copies row k of panel p: NV vectors read
+ * along a row of B; with TB, rows k*VW .. k*VW+VW-1 (below).
  * ---------------------------------------------------------------------------------- */
 __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
                      __global REAL *P)
 {
-    const size_t k = get_global_id(0), p = get_global_id(1);
+    B += b_off;
+    const size_t p = get_global_id(1);
+    const size_t c = min(p * TN, (size_t)(N - TN));
+#if TB
+    /* op(B) = B^T: work-item (kb, p) moves rows k0 .. k0+VW-1 of panel p, read as one
+     * vector along each of the TN rows of B and turned in registers VW x VW at a time
+     * (an element at a time, each work-item read TN rows a row apart per k and POCL
+     * ran this copy at ~3 GB/s, longer than the product it fed at 50x500x4096) */
+    const size_t k0 = get_global_id(0) * VW;
+    if (k0 >= K)
+        return;
+    __global REAL *dst = P + ((p - get_global_offset(1)) * K + k0) * TN;
+    if (k0 + VW <= K) {
+#pragma unroll
+        for (int jv = 0; jv < NV; ++jv) {
+            REALV v[VW];
+#pragma unroll
+            for (int q = 0; q < VW; ++q)
+                v[q] = VLOAD(0, B + (c + jv * VW + q) * ldb + k0);
+#pragma unroll
+            for (int kk = 0; kk < VW; ++kk) {
+                REAL o[VW];
+#pragma unroll
+                for (int q = 0; q < VW; ++q)
+                    o[q] = LANE(v[q], kk);
+                VSTORE(VLOAD(0, o), 0, dst + kk * TN + jv * VW);
+            }
+        }
+    } else {
+        for (size_t kk = 0; k0 + kk < K; ++kk)
+#pragma unroll
+            for (int j = 0; j < TN; ++j)
+                dst[kk * TN + j] = OPB(k0 + kk, c + j);
+    }
+#else
+    const size_t k = get_global_id(0);
     if (k >= K)
         return;
-    B += b_off;
-    const size_t c = min(p * TN, (size_t)(N - TN));
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k) * TN;
-#if TB
-#pragma unroll
-    for (int j = 0; j < TN; ++j)
-        dst[j] = OPB(k, c + j);
-#else
     const __global REAL *src = B + k * ldb + c;
 #pragma unroll
     for (int j = 0; j < NV; ++j)
         VSTORE(VLOAD(0, src + j * VW), 0, dst + j * VW);
 #endif
+}
+
+/* ------------------------------------------------------------------------------------
+ * pack_a: op(A) (M x K, M >= TM) to the row panels matmul reads with packed bit 1.
+ * Panel q holds rows r .. r+TM-1 of op(A), r = min(q*TM, M-TM) (the row tile matmul's
+ * work-item row q computes), as K contiguous columns of TM:
+ * P[p_off + (q - q0)*K*TM + k*TM + i] for the `panels` panels q0 .. of this launch.
+ * Work-item (k, q) copies column k of panel q. Neighbouring work-items (dimension 0)
+ * read neighbouring memory: with A^T (TA) they run over panels, each copying TM
+ * consecutive elements of a row of A (over k they would each read a row apart, the
+ * access packing exists to avoid); else over k, down TM rows of A.
+ * Launch (k_matmul.c): TA global = {roundup(panels, L), K}, offset {q0, 0}; else
+ * global = {roundup(K, L), panels}, offset {0, q0}; local = {L, 1}.
+ * ---------------------------------------------------------------------------------- */
+__kernel void pack_a(const uint M, const uint K, __global const REAL *A, const ulong a_off, const uint lda,
+                     __global REAL *P, const ulong p_off, const uint panels)
+{
+#if TA
+    const size_t q = get_global_id(0), k = get_global_id(1), q0 = get_global_offset(0);
+#else
+    const size_t k = get_global_id(0), q = get_global_id(1), q0 = get_global_offset(1);
+#endif
+    if (k >= K || q - q0 >= panels)
+        return;
+    A += a_off;
+    const size_t r = min(q * TM, (size_t)(M - TM));
+    __global REAL *dst = P + p_off + ((q - q0) * K + k) * TM;
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        dst[i] = OPA(r + i, k);
 }

@@ -134,6 +134,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
          * (clrt-bench at 2048 and 4096: fp32 +15-20%, fp64 +10-15% over B in place) */
         m.pack = 1;
         m.tkp = 1024;
+        m.pack_a = 1;
     } else {
         switch (gpu_vendor(dev)) {
         case V_NVIDIA:
@@ -234,10 +235,16 @@ static int variant_options(int variant, char *buf, size_t cap)
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static const char *aux_entry(const clrt__pvals *p)
+static const char *aux_entry(const clrt__pvals *p, unsigned i)
 {
     const clrt__matmul_params m = clrt__mm(p);
-    return !m.use_local && m.pack ? "pack_b" : NULL;
+    if (m.use_local)
+        return NULL;
+    if (i == CLRT__MATMUL_AUX_PACK_B)
+        return m.pack ? "pack_b" : NULL;
+    if (i == CLRT__MATMUL_AUX_PACK_A)
+        return m.pack_a ? "pack_a" : NULL;
+    return NULL;
 }
 
 void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2])
@@ -292,10 +299,48 @@ size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N
     return clrt__ceil_div(clrt__ceil_div(panels, launches), p->wgx) * p->wgx;
 }
 
-void clrt__matmul_pack_geometry(size_t K, size_t panels, size_t kernel_wg, size_t max_item0, size_t global[2],
-                                size_t local[2])
+/* Packing op(A) pays for A^T (read in place, TM elements of a row per k, a row apart)
+ * once the product is large. Measured on POCL, AVX2, side by side, packed over in
+ * place (TN and TT): 2048^3 3.5-5x, 1024^3 1.6x, 512^3 1.03-1.28, 1024x256x256 1.37-1.43,
+ * 256x256x1024 1.04-1.11, 500x4096x50 1.10, 256x1024x256 0.96-1.02, 384^3 0.92-1.02,
+ * 500x800x64 0.95, 256^3 0.6-0.8. A B with A packed too: 0.98 at 2048 (not packed). */
+static int pack_a_pays(size_t M, size_t N, size_t K, int ta)
 {
-    size_t l = 64; /* rows of a panel per work-group */
+    return ta && (double)M * (double)N * (double)K >= 64.0 * 1024 * 1024;
+}
+
+size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
+                                  size_t max_scratch, int ta, int tb, int b_packed)
+{
+    /* the kernel reads packed A only on its full-tile path, which B^T takes only packed */
+    if (p->use_local || p->pack_a == 0 || p->tm == 0 || p->wgy == 0 || M < p->tm || N < p->tn || K == 0 ||
+        (tb && !b_packed))
+        return 0;
+    if (p->pack_a == 1 && !pack_a_pays(M, N, K, ta))
+        return 0;
+    /* A's slice need not stay in cache (a row tile walks its panel once per B panel,
+     * which is what must), and every slice of B packs A again when it takes several
+     * slices: A may have 4 times B's scratch (2048^3 A^T B: 0.89 -> 0.91 of A B) */
+    max_scratch = max_scratch > (size_t)-1 / 4 ? (size_t)-1 : 4 * max_scratch;
+    const size_t panels = clrt__ceil_div(M, p->tm);
+    if (K > max_scratch / elem / p->tm)
+        return 0;
+    const size_t fit = max_scratch / (K * p->tm * elem);
+    if (panels <= fit)
+        return clrt__ceil_div(panels, p->wgy) * p->wgy;
+    const size_t unit = fit / p->wgy * p->wgy;
+    if (unit == 0)
+        return 0;
+    const size_t slices = clrt__ceil_div(panels, unit);
+    return clrt__ceil_div(clrt__ceil_div(panels, slices), p->wgy) * p->wgy;
+}
+
+void clrt__matmul_pack_geometry(int tb, unsigned vw, size_t K, size_t panels, size_t kernel_wg, size_t max_item0,
+                                size_t global[2], size_t local[2])
+{
+    if (tb) /* a work-item moves vw rows of a panel */
+        K = clrt__ceil_div(K, vw ? vw : 1);
+    size_t l = 64; /* work-items of a group along the panel */
     if (kernel_wg && l > kernel_wg)
         l = clrt__floor_pow2(kernel_wg);
     if (max_item0 && l > max_item0)
@@ -304,6 +349,23 @@ void clrt__matmul_pack_geometry(size_t K, size_t panels, size_t kernel_wg, size_
     local[1] = 1;
     global[0] = clrt__ceil_div(K, l) * l;
     global[1] = panels;
+}
+
+void clrt__matmul_pack_a_geometry(int ta, size_t K, size_t p0, size_t panels, size_t kernel_wg, size_t max_item0,
+                                  size_t offset[2], size_t global[2], size_t local[2])
+{
+    size_t l = 64; /* work-items of a group along dimension 0 */
+    if (kernel_wg && l > kernel_wg)
+        l = clrt__floor_pow2(kernel_wg);
+    if (max_item0 && l > max_item0)
+        l = clrt__floor_pow2(max_item0);
+    const size_t along = ta ? panels : K, across = ta ? K : panels;
+    local[0] = l;
+    local[1] = 1;
+    global[0] = clrt__ceil_div(along, l) * l;
+    global[1] = across;
+    offset[0] = ta ? p0 : 0;
+    offset[1] = ta ? 0 : p0;
 }
 
 /* The tuner searches the k block the timing sizes really run: tkp (and pack)
