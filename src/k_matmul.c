@@ -255,13 +255,23 @@ void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, siz
     global[1] = clrt__ceil_div(clrt__ceil_div(M, p->tm), p->wgy) * p->wgy;
 }
 
-/* Packing pays when enough row blocks of C re-read B to repay one copy of it, and the
- * product is large enough to hide a second launch. Measured on POCL (Zen 5, 2 cores),
- * packed (tkp 1024) over in place (tk 256), fp32: M x 2048 x 2048 0.82 at M = 128,
- * 0.91 at 256, 1.02 at 512; n^3 0.99 at 512, 1.04-1.05 at 768-1031, 1.10 at 2048. */
-static int pack_pays(const clrt__matmul_params *p, size_t M, size_t N, size_t K)
+/* Packing pays when enough row blocks of C re-read B to repay one copy of it, and either
+ * the product is large enough to hide a second launch, or B is larger than a core's
+ * L2 (read in place, a panel's rows are each in another page and cache set).
+ * Measured on POCL (Zen 5, 2 cores), packed (tkp 1024) over in place (tk 256), fp32:
+ * M x 2048 x 2048 0.82 at M = 128, 0.91 at 256, 1.02 at 512; n^3 0.99 at 512, 1.04-1.05
+ * at 768-1031, 1.10 at 2048. On POCL, AVX2 (2 cores, 512 KiB L2 each), side by side:
+ * 50x4096x500 1.30, 50x500x4096 1.74, 64x500x800 1.25, 128x1024x256 1.53,
+ * 32x1024x1024 1.19, 512^3 1.43 (B 0.5-8 MiB, 8-32 row blocks); 384^3 0.96-1.11,
+ * 256^3 0.81, 20x36864x25 0.93 (5 row blocks), 10x500x64 0.78. */
+static int pack_pays(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem)
 {
-    return M >= 4 * (size_t)p->wgy * p->tm && (double)M * (double)N * (double)K >= 640.0 * 640.0 * 640.0;
+    const size_t rows = (size_t)p->wgy * p->tm; /* of a row block */
+    if (M < 4 * rows)
+        return 0;
+    if ((double)M * (double)N * (double)K >= 640.0 * 640.0 * 640.0)
+        return 1;
+    return M >= 8 * rows && (double)K * (double)N * (double)elem >= 512.0 * 1024.0;
 }
 
 size_t clrt__matmul_pack_scratch_max(const clrt__device_facts *dev, const clrt__matmul_params *p)
@@ -283,7 +293,7 @@ size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N
     /* the packed path is the full-tile path of the CPU variant only */
     if (p->use_local || p->pack == 0 || p->tn == 0 || p->wgx == 0 || M < p->tm || N < p->tn || K == 0)
         return 0;
-    if (p->pack == 1 && !always && !pack_pays(p, M, N, K))
+    if (p->pack == 1 && !always && !pack_pays(p, M, N, K, elem))
         return 0;
     const size_t panels = clrt__ceil_div(N, p->tn);
     if (K > max_scratch / elem / p->tn)
