@@ -123,6 +123,7 @@
 #define A_IN_PLACE(i, k) OPA(r + (i), k)
 #define A_PACKED(i, k) Ap[i]
 
+
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
@@ -133,6 +134,7 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
     A += a_off;
     B += b_off;
     C += c_off;
+
     const size_t col0 = get_global_id(0) * (size_t)TN; /* tile this work-item owns */
     const size_t row0 = get_global_id(1) * (size_t)TM;
     const int active = row0 < M && col0 < N;
@@ -311,3 +313,96 @@ __kernel void pack_a(const uint M, const uint K, __global const REAL *A, const u
     for (int i = 0; i < TM; ++i)
         dst[i] = OPA(r + i, k);
 }
+
+#if TB && !TA
+/* ------------------------------------------------------------------------------------
+ * matmul_dot: the dot form of A B^T (built with TB and not TA; same arguments as
+ * matmul but packed). Rows of A and rows of B both run along k, so a work-item
+ * computes C's TM x NV tile (NV columns, not TN) as TM*NV dot products, each held as a
+ * vector of VW partial sums along k (the same TM*NV accumulator vectors as matmul's
+ * outer products): per VW steps of k, NV vector loads of B rows and TM of A rows feed
+ * TM*NV FMAs. Nothing is packed: for small M and a long K (the weight gradients of a
+ * network) packing B^T cost more than the product. A kernel of its own: as a branch of
+ * matmul that returned before matmul's barriers, POCL ran it wrong in groups of 4.
+ * Launch: global = {roundup(ceil(N/NV), WGX), roundup(ceil(M/TM), WGY)}, over a range
+ * of columns through the global offset of dimension 0. Tiles past an edge move back
+ * inside the matrix (as in matmul) when it is at least a tile, else read clamped
+ * rows; either way each element of C is stored by the work-item owning it.
+ * ---------------------------------------------------------------------------------- */
+/* The sum of v's lanes, through a private copy (lanes read through a pointer to
+ * the vector, or its halves, made Oclgrind 21.10's uninitialised-value check crash
+ * with 8 lanes) */
+REAL lane_sum(REALV v)
+{
+    REAL t[VW];
+    VSTORE(v, 0, t);
+    REAL s = t[0];
+#pragma unroll
+    for (int q = 1; q < VW; ++q)
+        s += t[q];
+    return s;
+}
+
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
+void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
+                __global const REAL *A, const ulong a_off, const uint lda,
+                __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
+                __global REAL *C, const ulong c_off, const uint ldc)
+{
+    A += a_off;
+    B += b_off;
+    C += c_off;
+    const size_t col0 = get_global_id(0) * (size_t)NV, row0 = get_global_id(1) * (size_t)TM;
+    if (row0 >= M || col0 >= N)
+        return;
+    const size_t r = M >= TM ? min(row0, (size_t)(M - TM)) : row0;
+    const size_t c = N >= NV ? min(col0, (size_t)(N - NV)) : col0;
+    const __global REAL *Ar[TM];
+    const __global REAL *Br[NV];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        Ar[i] = A + min(r + i, (size_t)M - 1) * lda;
+#pragma unroll
+    for (int j = 0; j < NV; ++j)
+        Br[j] = B + min(c + j, (size_t)N - 1) * ldb;
+
+    REALV acc[TM][NV];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            acc[i][j] = (REALV)(0);
+    const uint kv = K / VW * VW;
+    for (uint k = 0; k < kv; k += VW) {
+        REALV b[NV];
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            b[j] = VLOAD(0, Br[j] + k);
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            const REALV a = VLOAD(0, Ar[i] + k);
+#pragma unroll
+            for (int j = 0; j < NV; ++j)
+                acc[i][j] = fma(a, b[j], acc[i][j]);
+        }
+    }
+    const int use_beta = beta != (REAL)(0);
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const size_t rr = r + i;
+        if (rr < row0 || rr >= M)
+            continue;
+#pragma unroll
+        for (int j = 0; j < NV; ++j) {
+            const size_t cc = c + j;
+            if (cc < col0 || cc >= N)
+                continue;
+            REAL s = lane_sum(acc[i][j]);
+            for (uint k = kv; k < K; ++k) /* the last K % VW steps */
+                s = fma(Ar[i][k], Br[j][k], s);
+            const REAL v = alpha * s;
+            C[rr * ldc + cc] = use_beta ? fma(beta, C[rr * ldc + cc], v) : v;
+        }
+    }
+}
+#endif

@@ -154,6 +154,31 @@ static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const ge
     return status;
 }
 
+/* A B^T in the dot form (cl/matmul_cpu.cl matmul_dot), nothing packed, in
+ * launches over slices of C's columns whose rows of B fit the last-level cache. */
+static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g)
+{
+    const clrt__matmul_params p = clrt__mm(&k->p);
+    const size_t nv = p.tn / p.vw;
+    const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
+                                                 clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, 0};
+    size_t sizes[15], global[2], local[2];
+    const void *values[15];
+    matmul_args(g, &o, sizes, values); /* matmul's but the last (packed) */
+    int status = CLRT_OK;
+    clrt_mutex_lock(&k->launch_lock);
+    for (size_t c0 = 0; c0 < g->N && status == CLRT_OK; c0 += cols) {
+        const size_t n = g->N - c0 < cols ? g->N - c0 : cols;
+        clrt__matmul_dot_geometry(&p, g->M, n, global, local);
+        const size_t offset[2] = {c0 / nv, 0};
+        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_DOT], func, 14, sizes, values, 2, offset, global,
+                                      local);
+    }
+    clrt_mutex_unlock(&k->launch_lock);
+    return status;
+}
+
 static void put_real(unsigned char *dst, double v, size_t real)
 {
     if (real == 8) {
@@ -223,6 +248,8 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     put_real(g.alpha, alpha, g.real);
     put_real(g.beta, beta, g.real);
     const clrt__matmul_params p = clrt__mm(&k->p);
+    if (k->aux[CLRT__MATMUL_AUX_DOT] && clrt__matmul_dot(&p, g.M, g.N, g.K, ta == CLRT_TRANS, tb == CLRT_TRANS))
+        return gemm_dot(q, k, func, &g);
     if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
         const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
         const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]

@@ -135,6 +135,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         m.pack = 1;
         m.tkp = 1024;
         m.pack_a = 1;
+        m.dot = 1;
     } else {
         switch (gpu_vendor(dev)) {
         case V_NVIDIA:
@@ -235,7 +236,7 @@ static int variant_options(int variant, char *buf, size_t cap)
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static const char *aux_entry(const clrt__pvals *p, unsigned i)
+static const char *aux_entry(const clrt__pvals *p, int variant, unsigned i)
 {
     const clrt__matmul_params m = clrt__mm(p);
     if (m.use_local)
@@ -244,6 +245,8 @@ static const char *aux_entry(const clrt__pvals *p, unsigned i)
         return m.pack ? "pack_b" : NULL;
     if (i == CLRT__MATMUL_AUX_PACK_A)
         return m.pack_a ? "pack_a" : NULL;
+    if (i == CLRT__MATMUL_AUX_DOT) /* A B^T only */
+        return m.dot && variant == 2 ? "matmul_dot" : NULL; /* bit 1 alone: B^T, not A^T */
     return NULL;
 }
 
@@ -343,6 +346,49 @@ size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t
         return 0;
     const size_t slices = clrt__ceil_div(panels, unit);
     return clrt__ceil_div(clrt__ceil_div(panels, slices), p->wgy) * p->wgy;
+}
+
+/* The dot form pays for A B^T where packing B^T costs more than it saves: a thin C
+ * (the outer product would take its guarded path), or few rows of C to share the
+ * packed copy with a K long enough to hide the dot products' sums. Measured on POCL,
+ * AVX2, side by side, dot form over packed B^T (4 x 3 dot products per work-item
+ * against 4 x 24 outer products): 64x10x500 3.0, 20x25x36864 2.4-2.8,
+ * 64x500x800 1.8, 128x128x1024 1.6, 32x2048x2048 1.6, 32x500x128 1.5,
+ * 50x500x4096 1.4, 128x500x800 1.3, 64x2048x512 1.15, 128x500x2048 1.1,
+ * 64x64x4096 1.07; 96x500x800 0.89 (the one loss the rule takes); not taken:
+ * 256x256x1024 1.13, 2048x32x2048 1.1, 500x64x800 0.91, 256x500x800 0.83,
+ * 64x500x256 0.77, 64x2048x256 0.75, 16x500x64 0.80, 500^3 0.76, 128^3 0.65,
+ * 64x500x64 0.44, 1024x1024x64 0.35, 2048^3 0.52. */
+static int dot_pays(const clrt__matmul_params *p, size_t M, size_t N, size_t K)
+{
+    if (M < p->tm || N < p->tn)
+        return 1;
+    return (M <= 128 && K >= 512) || (M <= 32 && K >= 128);
+}
+
+int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K, int ta, int tb)
+{
+    if (p->use_local || ta || !tb || p->dot == 0 || p->vw == 0 || p->tn < p->vw || K == 0)
+        return 0;
+    return p->dot == 2 || dot_pays(p, M, N, K);
+}
+
+size_t clrt__matmul_dot_columns(const clrt__matmul_params *p, size_t N, size_t K, size_t elem, size_t max_scratch)
+{
+    /* columns of C per launch: their rows of B (K x elem each) within max_scratch, so
+     * that the row tiles after the first find them in the last-level cache */
+    const size_t unit = (size_t)(p->tn / p->vw) * p->wgx; /* a work-group's columns */
+    size_t cols = max_scratch / elem / K / unit * unit;
+    if (cols < unit)
+        cols = unit;
+    return cols < N ? cols : N;
+}
+
+void clrt__matmul_dot_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2])
+{
+    clrt__matmul_params d = *p;
+    d.tn = p->tn / p->vw; /* columns of C per work-item */
+    clrt__matmul_geometry(&d, M, N, global, local);
 }
 
 void clrt__matmul_pack_geometry(int tb, unsigned vw, size_t K, size_t panels, size_t kernel_wg, size_t max_item0,

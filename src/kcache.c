@@ -145,7 +145,7 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
             return status;
         int changed = def->fit(&ctx->facts, elem, kernel_wg, &b->p);
         for (unsigned i = 0; changed == 0 && status == CLRT_OK && i < CLRT__MAX_AUX; i++) {
-            const char *aux = def->aux_entry ? def->aux_entry(&b->p, i) : NULL;
+            const char *aux = def->aux_entry ? def->aux_entry(&b->p, b->variant, i) : NULL;
             if (aux)
                 status = create_kernel(ctx, program, aux, func, &b->aux[i], &b->aux_wg[i]);
         }

@@ -26,7 +26,7 @@ typedef struct clrt__built {
     clrt__pvals p;            /* the parameters, fitted */
     clrt_params_origin origin;
     cl_kernel main;
-    cl_kernel aux[CLRT__MAX_AUX];  /* def->aux_entry(p, i) of the same program, or NULL */
+    cl_kernel aux[CLRT__MAX_AUX];  /* def->aux_entry(p, variant, i) of the same program, or NULL */
     size_t aux_wg[CLRT__MAX_AUX];  /* their CL_KERNEL_WORK_GROUP_SIZE */
     clrt_mutex launch_lock;   /* held from the first clSetKernelArg to the enqueue (every kernel) */
     struct clrt__built *next; /* the context's list, newest first */

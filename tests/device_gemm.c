@@ -316,6 +316,54 @@ static void gemm_packed_launches(void **state)
     clrt_context_destroy(ctx);
 }
 
+/* A B^T in the dot form (tm x tn/vw dot products along k, nothing packed), forced
+ * on every driver: thin and odd shapes, K below, at and past a multiple of vw, views,
+ * alpha and beta, groups over several tiles, launches over slices of C's columns
+ * (counted); the other transpose pairs with the same parameters stay correct. */
+static void gemm_dot_form(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "use_local=0 tm=4 tn=24 tk=16 wgx=1 wgy=1 vw=8 pack=1 tkp=0 dot=2",
+        "use_local=0 tm=3 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=0 pack_kib=1 dot=2",
+    };
+    static const size_t shapes[][3] = {{1, 1, 1},  {7, 5, 17},  {17, 33, 16}, {2, 9, 3},
+                                       {13, 40, 9}, {5, 2, 8},   {30, 7, 41}};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        for (int t = 0; t < 4; t++)
+            for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], shapes[i][0], shapes[i][1],
+                           shapes[i][2], i & 1 ? 1.0 : -2.0, i & 2 ? 0.5 : 0.0, (unsigned)(i + (size_t)t) & 7);
+        tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
+        if (v == 1) {
+            /* 1 KiB of B's rows per launch: at most 256 / K rows, at least one group's
+             * (2 x tn/vw = 4 columns): 37 columns in 10 launches; K = 300 the same */
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 9, 37, 40, 1.0, 0.0, 2);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 10);
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 9, 37, 300, 1.0, 0.0, 0);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 10);
+            /* 8 columns of K = 32 fit: 2 launches */
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 4, 13, 32, 1.0, 0.0, 0);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 2);
+        }
+        if (fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+                check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_TRANS, shapes[i][0], shapes[i][1],
+                           shapes[i][2], 1.5, i & 1 ? -1.0 : 0.0, (unsigned)i & 7);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
  * (NVIDIA and AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory;
  * Intel and others: 64 x 64), forced on this device through the tuning API:
@@ -548,6 +596,7 @@ int main(void)
         cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_packed_operands, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
