@@ -19,6 +19,8 @@
  *          panels through the global offset of dimension 0
  *   bit 1  A is pack_a's panel copy of op(A); the launch may cover a range of row
  *          panels through the global offset of dimension 1
+ *   bit 2  (WGX == WGY only) the dimensions swap roles: dimension 0 runs over row
+ *          tiles, 1 over column tiles (below)
  * A clear bit: that operand is read in place.
  */
 
@@ -130,13 +132,17 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
             __global REAL *C, const ulong c_off, const uint ldc, const uint packed)
 {
-    const uint bpacked = packed & 1u, apacked = packed & 2u;
+    const uint bpacked = packed & 1u, apacked = packed & 2u, swap = packed & 4u;
     A += a_off;
     B += b_off;
     C += c_off;
-
-    const size_t col0 = get_global_id(0) * (size_t)TN; /* tile this work-item owns */
-    const size_t row0 = get_global_id(1) * (size_t)TM;
+    /* the work-item's column and row tile, and the launch's first ones (constant
+     * dimensions: POCL 3.1 cannot link get_global_offset of a variable one) */
+    const size_t g0 = get_global_id(0), g1 = get_global_id(1);
+    const size_t o0 = get_global_offset(0), o1 = get_global_offset(1);
+    const size_t tx = swap ? g1 : g0, ty = swap ? g0 : g1, tx0 = swap ? o1 : o0, ty0 = swap ? o0 : o1;
+    const size_t col0 = tx * (size_t)TN; /* tile this work-item owns */
+    const size_t row0 = ty * (size_t)TM;
     const int active = row0 < M && col0 < N;
     const int full = M >= TM && N >= TN; /* uniform over the launch */
     const size_t r = full ? min(row0, (size_t)(M - TM)) : row0; /* tile it computes */
@@ -157,11 +163,11 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             /* packed: the launch's first panel is the scratch's first (global offset) */
             const size_t bstep = bpacked ? (size_t)TN : (size_t)ldb;
             const __global REAL *Bp =
-                bpacked ? B + ((get_global_id(0) - get_global_offset(0)) * K + k0) * TN
+                bpacked ? B + ((tx - tx0) * K + k0) * TN
                         : B + (size_t)k0 * ldb + c;
             if (apacked) {
                 /* the launch's first row panel is the scratch's first (global offset) */
-                const __global REAL *Ap = A + ((get_global_id(1) - get_global_offset(1)) * K + k0) * TM;
+                const __global REAL *Ap = A + ((ty - ty0) * K + k0) * TM;
                 FULL_K_LOOP(A_PACKED, Ap += TM)
             } else {
                 FULL_K_LOOP(A_IN_PLACE, (void)0)
@@ -229,26 +235,29 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
  * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with packed bit 0.
  * Panel p holds columns c .. c+TN-1 of op(B), c = min(p*TN, N-TN) (the column tile
  * matmul's work-item column p computes), as K contiguous rows of TN:
- * P[(p - p0)*K*TN + k*TN + j], p0 = the global offset of dimension 1 (the first panel
- * of this launch).
- * Launch: global = {roundup(K, L), panels} (TB: roundup(ceil(K / VW), L)), local =
- * {L, 1}; offset {0, p0}. Work-item (k, p) copies row k of panel p: NV vectors read
- * along a row of B; with TB, rows k*VW .. k*VW+VW-1 (below).
+ * P[(p - p0)*K*TN + k*TN + j] for the `panels` panels p0 .. of this launch.
+ * Neighbouring work-items (dimension 0) read neighbouring memory:
+ *   B (not TB): work-item (p, k) copies row k of panel p, NV vectors along a row of
+ *     B; over p, one row of B is read in order (over k, as before, each work-item
+ *     read a row of B in another page: 32% of a 50x4096x500 product's time).
+ *     Launch: global = {roundup(panels, L), K}, offset {p0, 0}.
+ *   B^T (TB): work-item (kb, p) copies rows kb*VW .. kb*VW+VW-1 of panel p (below).
+ *     Launch: global = {roundup(ceil(K / VW), L), panels}, offset {0, p0}.
+ * local = {L, 1} (k_matmul.c).
  * ---------------------------------------------------------------------------------- */
 __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
-                     __global REAL *P)
+                     __global REAL *P, const uint panels)
 {
     B += b_off;
-    const size_t p = get_global_id(1);
-    const size_t c = min(p * TN, (size_t)(N - TN));
 #if TB
     /* op(B) = B^T: work-item (kb, p) moves rows k0 .. k0+VW-1 of panel p, read as one
      * vector along each of the TN rows of B and turned in registers VW x VW at a time
      * (an element at a time, each work-item read TN rows a row apart per k and POCL
      * ran this copy at ~3 GB/s, longer than the product it fed at 50x500x4096) */
-    const size_t k0 = get_global_id(0) * VW;
+    const size_t k0 = get_global_id(0) * VW, p = get_global_id(1);
     if (k0 >= K)
         return;
+    const size_t c = min(p * TN, (size_t)(N - TN));
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k0) * TN;
     if (k0 + VW <= K) {
 #pragma unroll
@@ -273,10 +282,11 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
                 dst[kk * TN + j] = OPB(k0 + kk, c + j);
     }
 #else
-    const size_t k = get_global_id(0);
-    if (k >= K)
+    const size_t p = get_global_id(0), k = get_global_id(1), p0 = get_global_offset(0);
+    if (p - p0 >= panels)
         return;
-    __global REAL *dst = P + ((p - get_global_offset(1)) * K + k) * TN;
+    const size_t c = min(p * TN, (size_t)(N - TN));
+    __global REAL *dst = P + ((p - p0) * K + k) * TN;
     const __global REAL *src = B + k * ldb + c;
 #pragma unroll
     for (int j = 0; j < NV; ++j)

@@ -73,16 +73,17 @@ static int scratch_get(clrt_queue *q, size_t need)
 static int enqueue_pack(clrt_queue *q, clrt__built *k, int aux, const char *func, const gemm_args *g, int ta,
                         int tb, size_t p0, size_t n, cl_ulong dst_off)
 {
-    size_t global[2], local[2], offset[2] = {0, p0};
+    size_t global[2], local[2], offset[2];
     const size_t item0 = q->ctx->facts.max_work_item[0];
-    if (aux == CLRT__MATMUL_AUX_PACK_B) {
-        const size_t sizes[] = {sizeof g->N, sizeof g->K, sizeof(cl_mem), sizeof g->b_off, sizeof g->ldb,
-                                sizeof(cl_mem)};
-        const void *const values[] = {&g->N, &g->K, &g->b->cl, &g->b_off, &g->ldb, &q->scratch};
-        clrt__matmul_pack_geometry(tb, clrt__mm(&k->p).vw, g->K, n, k->aux_wg[aux], item0, global, local);
-        return clrt__enqueue_locked(q, k->aux[aux], func, 6, sizes, values, 2, offset, global, local);
-    }
     const cl_uint panels = (cl_uint)n;
+    if (aux == CLRT__MATMUL_AUX_PACK_B) {
+        const size_t sizes[] = {sizeof g->N,   sizeof g->K,    sizeof(cl_mem), sizeof g->b_off,
+                                sizeof g->ldb, sizeof(cl_mem), sizeof panels};
+        const void *const values[] = {&g->N, &g->K, &g->b->cl, &g->b_off, &g->ldb, &q->scratch, &panels};
+        clrt__matmul_pack_geometry(tb, clrt__mm(&k->p).vw, g->K, p0, n, k->aux_wg[aux], item0, offset, global,
+                                   local);
+        return clrt__enqueue_locked(q, k->aux[aux], func, 7, sizes, values, 2, offset, global, local);
+    }
     const size_t sizes[] = {sizeof g->M,     sizeof g->K,   sizeof(cl_mem), sizeof g->a_off,
                             sizeof g->lda,   sizeof(cl_mem), sizeof dst_off, sizeof panels};
     const void *const values[] = {&g->M, &g->K, &g->a->cl, &g->a_off, &g->lda, &q->scratch, &dst_off, &panels};
@@ -97,8 +98,16 @@ static int enqueue_pack(clrt_queue *q, clrt__built *k, int aux, const char *func
  * over those panels (the global offsets say which). *done = 0 when the
  * scratch cannot be had: the caller runs in place instead (packing only makes
  * it faster). */
+/* Dimension 0 over C's row tiles, 1 over its column tiles (packed bit 2). */
+static void swap2(size_t v[2])
+{
+    const size_t t = v[0];
+    v[0] = v[1];
+    v[1] = t;
+}
+
 static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb,
-                       size_t b_per, size_t a_per, int *done)
+                       size_t b_per, size_t a_per, int rows_first, int *done)
 {
     const clrt__matmul_params p = clrt__mm(&k->p);
     const size_t cols = ((size_t)g->N + p.tn - 1) / p.tn, rows = ((size_t)g->M + p.tm - 1) / p.tm;
@@ -115,7 +124,8 @@ static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const ge
         return CLRT_OK;
     }
     *done = 1;
-    operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, (b_per ? 1u : 0u) | (a_per ? 2u : 0u)};
+    operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb,
+                  (b_per ? 1u : 0u) | (a_per ? 2u : 0u) | (rows_first ? 4u : 0u)};
     if (b_per) {
         o.bmem = q->scratch;
         o.b_off = 0;
@@ -143,10 +153,16 @@ static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const ge
             if (status != CLRT_OK)
                 break;
             /* this slice's tiles: column panels p0 .., row panels r0 .., whole work-groups */
-            const size_t moffset[2] = {p0, r0};
+            size_t moffset[2] = {p0, r0};
             global[0] = (n + p.wgx - 1) / p.wgx * p.wgx;
             global[1] = (m + p.wgy - 1) / p.wgy * p.wgy;
+            if (rows_first) {
+                swap2(moffset);
+                swap2(global);
+            }
             status = clrt__enqueue_locked(q, k->main, func, 15, msizes, mvalues, 2, moffset, global, local);
+            if (rows_first)
+                swap2(global);
         }
     }
     clrt_mutex_unlock(&k->launch_lock);
@@ -248,6 +264,7 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     put_real(g.alpha, alpha, g.real);
     put_real(g.beta, beta, g.real);
     const clrt__matmul_params p = clrt__mm(&k->p);
+    const int rows_first = clrt__matmul_rows_first(&p, g.M, g.K, g.real);
     if (k->aux[CLRT__MATMUL_AUX_DOT] && clrt__matmul_dot(&p, g.M, g.N, g.K, ta == CLRT_TRANS, tb == CLRT_TRANS))
         return gemm_dot(q, k, func, &g);
     if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
@@ -261,13 +278,16 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
                                  : 0;
         int done = 0;
         if (b_per || a_per)
-            status = gemm_packed(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, b_per, a_per, &done);
+            status = gemm_packed(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, b_per, a_per, rows_first,
+                                 &done);
         if (done)
             return status;
     }
     size_t global[2], local[2];
     clrt__matmul_geometry(&p, g.M, g.N, global, local);
-    const operands o = {a->cl, b->cl, g.a_off, g.b_off, g.lda, g.ldb, 0};
+    if (rows_first) /* wgx = wgy: local stays */
+        swap2(global);
+    const operands o = {a->cl, b->cl, g.a_off, g.b_off, g.lda, g.ldb, rows_first ? 4u : 0u};
     size_t sizes[15];
     const void *values[15];
     matmul_args(&g, &o, sizes, values);

@@ -242,7 +242,9 @@ static void gemm_every_variant(void **state)
 /* The packed paths of the CPU variant, forced through the tuning API on every
  * driver: op(A) into row panels (pack_a) with op(B) packed or in place, op(B) = B^T
  * moved vw rows at a time (K below, at and past a multiple of vw), both in slices
- * of the scratch, groups over several panels both ways; every transpose, views. */
+ * of the scratch, groups over several panels both ways, with the launch's
+ * dimensions over columns then rows and the other way round (rows_first); every
+ * transpose, views. */
 static void gemm_packed_operands(void **state)
 {
     (void)state;
@@ -252,7 +254,10 @@ static void gemm_packed_operands(void **state)
         /* vw = 8: pack_b turns 8 x 8 blocks of B^T; groups three row panels high */
         "use_local=0 tm=3 tn=16 tk=8 wgx=1 wgy=3 vw=8 pack=2 tkp=16 pack_kib=0 pack_a=2",
         /* A packed, B in place (with B^T the kernel reads A in place: not packed) */
-        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=0 tkp=0 pack_a=2",
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=0 tkp=0 pack_a=2 rows_first=0",
+        /* the first and the third with dimension 0 over row tiles */
+        "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=2 pack_a=2 rows_first=2",
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=0 tkp=0 pack_a=2 rows_first=2",
     };
     static const size_t shapes[][3] = {{17, 33, 16}, {9, 16, 5}, {7, 17, 8}, {24, 20, 17}, {3, 16, 1}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
@@ -298,6 +303,10 @@ static void gemm_packed_launches(void **state)
      * Per B slice: pack_b, then per A slice pack_a and matmul. */
     assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
     assert_int_equal(launches(ctx, q, CLRT_NO_TRANS, CLRT_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1 pack_a=2 "
+                             "rows_first=2"));
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
     /* A in one slice (12 panels): packed once, before the first B slice's matmul */
     assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_TRANS, 23, 37, 24), 5 + 1 + 5);
     /* thinner than a tile (N < tn): nothing packed, one launch */
