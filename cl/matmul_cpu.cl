@@ -6,7 +6,7 @@
  * Build options (src/k_matmul.h lists the tuning ones; src/k_matmul.c picks them):
  *   TM, TN    rows / columns of C per work-item (TN a multiple of VW)
  *   TK        k block (cache block) when B is read in place
- *   TKP       k block when B is packed (bpacked = 1); 0 = TK
+ *   TKP       k block when B is packed (packed bit 0); 0 = TK
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
  *   TA, TB    1: op(A) = A^T (A is K x M), op(B) = B^T (B is N x K); the launch
  *             variant, not a tuning value
@@ -14,9 +14,14 @@
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
  *
- * matmul's last argument, bpacked: 0, B is read in place; 1 (only when M >= TM and
- * N >= TN), B is pack_b's panel copy of op(B) and the launch may cover a range of
- * column panels through the global offset of dimension 0.
+ * matmul's last argument, packed (only nonzero when M >= TM and N >= TN):
+ *   bit 0  B is pack_b's panel copy of op(B); the launch may cover a range of column
+ *          panels through the global offset of dimension 0
+ *   bit 1  A is pack_a's panel copy of op(A); the launch may cover a range of row
+ *          panels through the global offset of dimension 1
+ *   bit 2  (WGX == WGY only) the dimensions swap roles: dimension 0 runs over row
+ *          tiles, 1 over column tiles (below)
+ * A clear bit: that operand is read in place.
  */
 
 #ifndef TM
@@ -82,7 +87,7 @@
  * load as a vector; op(B) = B^T read in place is a gather per lane, so the host packs
  * it (pack_b reads the transpose) whenever the tiles are full.
  *
- * Packed B (bpacked = 1): read in place, a TN-column panel of B is TK rows at a stride
+ * Packed B (packed bit 0): read in place, a TN-column panel of B is TK rows at a stride
  * of N; when N is a multiple of a large power of two those rows all fall in a few
  * cache sets (and each in its own page), so the block the group shares does not stay
  * in L1/L2 and the 16 work-items fetch it again from L3 (measured: N=4032 ~10% faster
@@ -93,19 +98,51 @@
  * full (M >= TM, N >= TN) and the product is large enough to pay for the copy.
  * The packed panel wants a deeper k block (TKP) than B in place (TK), measured on POCL
  * at 1024-4096: packed TKP=1024 5-8% faster than 256; in place TK=1024 up to 14% slower.
+ *
+ * Packed A (packed bit 1): op(A) = A^T read in place takes TM elements of one row of the
+ * stored matrix per k, a row apart (lda): a quarter of each cache line used, and with
+ * lda a multiple of a large power of two every row of the k block in the same few cache
+ * sets, so the block does not stay in cache (measured on POCL, AVX2, 2048: A^T B at 0.19x
+ * the speed of A B). pack_a (below) first copies each row panel to a contiguous K x TM
+ * block (for A^T a plain copy of TM-element rows); the loop reads it at a stride of TM.
+ * Panel q holds the rows this kernel's row tile q computes (the last one moved back
+ * inside the matrix).
  * ---------------------------------------------------------------------------------- */
+
+/* The full-tile k loop over [k0, kend): B at Bp (bstep per k), op(A)(r + i, k) read
+ * as A_AT(i, k), A_NEXT after each k. One body for A in place and packed. */
+#define FULL_K_LOOP(A_AT, A_NEXT)                                                       \
+    for (uint k = k0; k < kend; ++k, Bp += bstep) {                                    \
+        REALV b[NV];                                                                   \
+        _Pragma("unroll") for (int j = 0; j < NV; ++j) b[j] = VLOAD(0, Bp + j * VW);   \
+        _Pragma("unroll") for (int i = 0; i < TM; ++i) {                               \
+            const REALV a = (REALV)(A_AT(i, k));                                       \
+            _Pragma("unroll") for (int j = 0; j < NV; ++j) acc[i][j] =                 \
+                fma(a, b[j], acc[i][j]);                                               \
+        }                                                                              \
+        A_NEXT;                                                                        \
+    }
+#define A_IN_PLACE(i, k) OPA(r + (i), k)
+#define A_PACKED(i, k) Ap[i]
+
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
-            __global REAL *C, const ulong c_off, const uint ldc, const uint bpacked)
+            __global REAL *C, const ulong c_off, const uint ldc, const uint packed)
 {
+    const uint bpacked = packed & 1u, apacked = packed & 2u, swap = packed & 4u;
     A += a_off;
     B += b_off;
     C += c_off;
-    const size_t col0 = get_global_id(0) * (size_t)TN; /* tile this work-item owns */
-    const size_t row0 = get_global_id(1) * (size_t)TM;
+    /* the work-item's column and row tile, and the launch's first ones (constant
+     * dimensions: POCL 3.1 cannot link get_global_offset of a variable one) */
+    const size_t g0 = get_global_id(0), g1 = get_global_id(1);
+    const size_t o0 = get_global_offset(0), o1 = get_global_offset(1);
+    const size_t tx = swap ? g1 : g0, ty = swap ? g0 : g1, tx0 = swap ? o1 : o0, ty0 = swap ? o0 : o1;
+    const size_t col0 = tx * (size_t)TN; /* tile this work-item owns */
+    const size_t row0 = ty * (size_t)TM;
     const int active = row0 < M && col0 < N;
     const int full = M >= TM && N >= TN; /* uniform over the launch */
     const size_t r = full ? min(row0, (size_t)(M - TM)) : row0; /* tile it computes */
@@ -126,24 +163,19 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             /* packed: the launch's first panel is the scratch's first (global offset) */
             const size_t bstep = bpacked ? (size_t)TN : (size_t)ldb;
             const __global REAL *Bp =
-                bpacked ? B + ((get_global_id(0) - get_global_offset(0)) * K + k0) * TN
+                bpacked ? B + ((tx - tx0) * K + k0) * TN
                         : B + (size_t)k0 * ldb + c;
-            for (uint k = k0; k < kend; ++k, Bp += bstep) {
-                REALV b[NV];
-#pragma unroll
-                for (int j = 0; j < NV; ++j)
-                    b[j] = VLOAD(0, Bp + j * VW);
-#pragma unroll
-                for (int i = 0; i < TM; ++i) {
-                    const REALV a = (REALV)(OPA(r + i, k));
-#pragma unroll
-                    for (int j = 0; j < NV; ++j)
-                        acc[i][j] = fma(a, b[j], acc[i][j]);
-                }
+            if (apacked) {
+                /* the launch's first row panel is the scratch's first (global offset) */
+                const __global REAL *Ap = A + ((ty - ty0) * K + k0) * TM;
+                FULL_K_LOOP(A_PACKED, Ap += TM)
+            } else {
+                FULL_K_LOOP(A_IN_PLACE, (void)0)
             }
         } else if (active) {
             /* thin matrix (or B^T in place): rows past M and columns past N read a
-             * valid neighbour (clamped index); those results are never stored */
+             * valid neighbour (clamped index); those results are never stored. The
+             * host packs A only where the loop above runs. */
             for (uint k = k0; k < kend; ++k) {
                 REALV b[NV];
 #pragma unroll
@@ -200,32 +232,187 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
 }
 
 /* ------------------------------------------------------------------------------------
- * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with bpacked = 1.
+ * pack_b: op(B) (K x N, N >= TN) to the panels matmul reads with packed bit 0.
  * Panel p holds columns c .. c+TN-1 of op(B), c = min(p*TN, N-TN) (the column tile
  * matmul's work-item column p computes), as K contiguous rows of TN:
- * P[(p - p0)*K*TN + k*TN + j], p0 = the global offset of dimension 1 (the first panel
- * of this launch).
- * Launch: global = {roundup(K, L), panels}, local = {L, 1}; offset {0, p0}.
- * Work-item (k, p) copies row k of panel p: NV vectors read along a row of B, or (TB)
- * TN elements down a column of B.
+ * P[(p - p0)*K*TN + k*TN + j] for the `panels` panels p0 .. of this launch.
+ * Neighbouring work-items (dimension 0) read neighbouring memory:
+ *   B (not TB): work-item (p, k) copies row k of panel p, NV vectors along a row of
+ *     B; over p, one row of B is read in order (over k, as before, each work-item
+ *     read a row of B in another page: 32% of a 50x4096x500 product's time).
+ *     Launch: global = {roundup(panels, L), K}, offset {p0, 0}.
+ *   B^T (TB): work-item (kb, p) copies rows kb*VW .. kb*VW+VW-1 of panel p (below).
+ *     Launch: global = {roundup(ceil(K / VW), L), panels}, offset {0, p0}.
+ * local = {L, 1} (k_matmul.c).
  * ---------------------------------------------------------------------------------- */
 __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
-                     __global REAL *P)
+                     __global REAL *P, const uint panels)
 {
-    const size_t k = get_global_id(0), p = get_global_id(1);
-    if (k >= K)
-        return;
     B += b_off;
-    const size_t c = min(p * TN, (size_t)(N - TN));
-    __global REAL *dst = P + ((p - get_global_offset(1)) * K + k) * TN;
 #if TB
+    /* op(B) = B^T: work-item (kb, p) moves rows k0 .. k0+VW-1 of panel p, read as one
+     * vector along each of the TN rows of B and turned in registers VW x VW at a time
+     * (an element at a time, each work-item read TN rows a row apart per k and POCL
+     * ran this copy at ~3 GB/s, longer than the product it fed at 50x500x4096) */
+    const size_t k0 = get_global_id(0) * VW, p = get_global_id(1);
+    if (k0 >= K)
+        return;
+    const size_t c = min(p * TN, (size_t)(N - TN));
+    __global REAL *dst = P + ((p - get_global_offset(1)) * K + k0) * TN;
+    if (k0 + VW <= K) {
 #pragma unroll
-    for (int j = 0; j < TN; ++j)
-        dst[j] = OPB(k, c + j);
+        for (int jv = 0; jv < NV; ++jv) {
+            REALV v[VW];
+#pragma unroll
+            for (int q = 0; q < VW; ++q)
+                v[q] = VLOAD(0, B + (c + jv * VW + q) * ldb + k0);
+#pragma unroll
+            for (int kk = 0; kk < VW; ++kk) {
+                REAL o[VW];
+#pragma unroll
+                for (int q = 0; q < VW; ++q)
+                    o[q] = LANE(v[q], kk);
+                VSTORE(VLOAD(0, o), 0, dst + kk * TN + jv * VW);
+            }
+        }
+    } else {
+        for (size_t kk = 0; k0 + kk < K; ++kk)
+#pragma unroll
+            for (int j = 0; j < TN; ++j)
+                dst[kk * TN + j] = OPB(k0 + kk, c + j);
+    }
 #else
+    const size_t p = get_global_id(0), k = get_global_id(1), p0 = get_global_offset(0);
+    if (p - p0 >= panels)
+        return;
+    const size_t c = min(p * TN, (size_t)(N - TN));
+    __global REAL *dst = P + ((p - p0) * K + k) * TN;
     const __global REAL *src = B + k * ldb + c;
 #pragma unroll
     for (int j = 0; j < NV; ++j)
         VSTORE(VLOAD(0, src + j * VW), 0, dst + j * VW);
 #endif
 }
+
+/* ------------------------------------------------------------------------------------
+ * pack_a: op(A) (M x K, M >= TM) to the row panels matmul reads with packed bit 1.
+ * Panel q holds rows r .. r+TM-1 of op(A), r = min(q*TM, M-TM) (the row tile matmul's
+ * work-item row q computes), as K contiguous columns of TM:
+ * P[p_off + (q - q0)*K*TM + k*TM + i] for the `panels` panels q0 .. of this launch.
+ * Work-item (k, q) copies column k of panel q. Neighbouring work-items (dimension 0)
+ * read neighbouring memory: with A^T (TA) they run over panels, each copying TM
+ * consecutive elements of a row of A (over k they would each read a row apart, the
+ * access packing exists to avoid); else over k, down TM rows of A.
+ * Launch (k_matmul.c): TA global = {roundup(panels, L), K}, offset {q0, 0}; else
+ * global = {roundup(K, L), panels}, offset {0, q0}; local = {L, 1}.
+ * ---------------------------------------------------------------------------------- */
+__kernel void pack_a(const uint M, const uint K, __global const REAL *A, const ulong a_off, const uint lda,
+                     __global REAL *P, const ulong p_off, const uint panels)
+{
+#if TA
+    const size_t q = get_global_id(0), k = get_global_id(1), q0 = get_global_offset(0);
+#else
+    const size_t k = get_global_id(0), q = get_global_id(1), q0 = get_global_offset(1);
+#endif
+    if (k >= K || q - q0 >= panels)
+        return;
+    A += a_off;
+    const size_t r = min(q * TM, (size_t)(M - TM));
+    __global REAL *dst = P + p_off + ((q - q0) * K + k) * TM;
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        dst[i] = OPA(r + i, k);
+}
+
+#if TB && !TA
+/* ------------------------------------------------------------------------------------
+ * matmul_dot: the dot form of A B^T (built with TB and not TA; same arguments as
+ * matmul but packed). Rows of A and rows of B both run along k, so a work-item
+ * computes C's TM x NV tile (NV columns, not TN) as TM*NV dot products, each held as a
+ * vector of VW partial sums along k (the same TM*NV accumulator vectors as matmul's
+ * outer products): per VW steps of k, NV vector loads of B rows and TM of A rows feed
+ * TM*NV FMAs. Nothing is packed: for small M and a long K (the weight gradients of a
+ * network) packing B^T cost more than the product. A kernel of its own: as a branch of
+ * matmul that returned before matmul's barriers, POCL ran it wrong in groups of 4.
+ * Launch: global = {roundup(ceil(N/NV), WGX), roundup(ceil(M/TM), WGY)}, over a range
+ * of columns through the global offset of dimension 0. Tiles past an edge move back
+ * inside the matrix (as in matmul) when it is at least a tile, else read clamped
+ * rows; either way each element of C is stored by the work-item owning it.
+ * ---------------------------------------------------------------------------------- */
+/* The sum of v's lanes, through a private copy (lanes read through a pointer to
+ * the vector, or its halves, made Oclgrind 21.10's uninitialised-value check crash
+ * with 8 lanes) */
+REAL lane_sum(REALV v)
+{
+    REAL t[VW];
+    VSTORE(v, 0, t);
+    REAL s = t[0];
+#pragma unroll
+    for (int q = 1; q < VW; ++q)
+        s += t[q];
+    return s;
+}
+
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
+void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
+                __global const REAL *A, const ulong a_off, const uint lda,
+                __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
+                __global REAL *C, const ulong c_off, const uint ldc)
+{
+    A += a_off;
+    B += b_off;
+    C += c_off;
+    const size_t col0 = get_global_id(0) * (size_t)NV, row0 = get_global_id(1) * (size_t)TM;
+    if (row0 >= M || col0 >= N)
+        return;
+    const size_t r = M >= TM ? min(row0, (size_t)(M - TM)) : row0;
+    const size_t c = N >= NV ? min(col0, (size_t)(N - NV)) : col0;
+    const __global REAL *Ar[TM];
+    const __global REAL *Br[NV];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        Ar[i] = A + min(r + i, (size_t)M - 1) * lda;
+#pragma unroll
+    for (int j = 0; j < NV; ++j)
+        Br[j] = B + min(c + j, (size_t)N - 1) * ldb;
+
+    REALV acc[TM][NV];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            acc[i][j] = (REALV)(0);
+    const uint kv = K / VW * VW;
+    for (uint k = 0; k < kv; k += VW) {
+        REALV b[NV];
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            b[j] = VLOAD(0, Br[j] + k);
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            const REALV a = VLOAD(0, Ar[i] + k);
+#pragma unroll
+            for (int j = 0; j < NV; ++j)
+                acc[i][j] = fma(a, b[j], acc[i][j]);
+        }
+    }
+    const int use_beta = beta != (REAL)(0);
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const size_t rr = r + i;
+        if (rr < row0 || rr >= M)
+            continue;
+#pragma unroll
+        for (int j = 0; j < NV; ++j) {
+            const size_t cc = c + j;
+            if (cc < col0 || cc >= N)
+                continue;
+            REAL s = lane_sum(acc[i][j]);
+            for (uint k = kv; k < K; ++k) /* the last K % VW steps */
+                s = fma(Ar[i][k], Br[j][k], s);
+            const REAL v = alpha * s;
+            C[rr * ldc + cc] = use_beta ? fma(beta, C[rr * ldc + cc], v) : v;
+        }
+    }
+}
+#endif

@@ -1,7 +1,8 @@
 /* clrt_gemm and clrt_matmul: argument checks, the context's matmul kernel for
  * the dtype and transposes (kcache.h), and its launch: on CPU devices op(B)
  * first packed into column panels (k_matmul.h) when the shape pays for it, or
- * whenever op(B) is B^T (which the kernel would otherwise gather). */
+ * whenever op(B) is B^T (which the kernel would otherwise gather), and op(A)
+ * into row panels when the shape pays for it (A^T, read a row apart per k). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,79 +22,176 @@ typedef struct gemm_args {
     size_t real;                     /* their size */
 } gemm_args;
 
-/* The kernel's arguments with B (and its offset, stride) as given. */
-static void matmul_args(const gemm_args *g, const cl_mem *bmem, const cl_ulong *b_off, const cl_uint *ldb,
-                        const cl_uint *bpacked, size_t sizes[15], const void *values[15])
+/* The kernel's arguments, with A and B (their memory, offsets and strides)
+ * as the launch reads them: in place or packed (packed: bit 0 B, bit 1 A). */
+typedef struct operands {
+    cl_mem amem, bmem;
+    cl_ulong a_off, b_off;
+    cl_uint lda, ldb, packed;
+} operands;
+
+static void matmul_args(const gemm_args *g, const operands *o, size_t sizes[15], const void *values[15])
 {
-    const size_t s[15] = {sizeof g->M,     sizeof g->N,   sizeof g->K,   g->real,        sizeof(cl_mem),
-                          sizeof g->a_off, sizeof g->lda, sizeof(cl_mem), sizeof *b_off, sizeof *ldb,
-                          g->real,         sizeof(cl_mem), sizeof g->c_off, sizeof g->ldc, sizeof *bpacked};
-    const void *v[15] = {&g->M,     &g->N,   &g->K, g->alpha, &g->a->cl, &g->a_off, &g->lda, bmem,
-                         b_off,     ldb,     g->beta, &g->c->cl, &g->c_off, &g->ldc, bpacked};
+    const size_t s[15] = {sizeof g->M,     sizeof g->N,   sizeof g->K,    g->real,        sizeof(cl_mem),
+                          sizeof o->a_off, sizeof o->lda, sizeof(cl_mem), sizeof o->b_off, sizeof o->ldb,
+                          g->real,         sizeof(cl_mem), sizeof g->c_off, sizeof g->ldc, sizeof o->packed};
+    const void *v[15] = {&g->M,   &g->N,   &g->K,    g->alpha,  &o->amem,  &o->a_off, &o->lda, &o->bmem,
+                         &o->b_off, &o->ldb, g->beta, &g->c->cl, &g->c_off, &g->ldc,   &o->packed};
     for (int i = 0; i < 15; i++) {
         sizes[i] = s[i];
         values[i] = v[i];
     }
 }
 
-/* The product on a packed copy of op(B) (cl/matmul_cpu.cl pack_b), per slices
- * of column panels. *done = 0 when the scratch cannot be had: the caller runs
- * on B in place instead (packing only makes it faster). */
-static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, size_t per, int *done)
+/* q's scratch, grown to at least need bytes; 0 when it cannot be had (the
+ * caller holds q->scratch_lock). */
+static int scratch_get(clrt_queue *q, size_t need)
+{
+    if (q->scratch_bytes >= need)
+        return 1;
+    /* grow: commands already queued keep the old buffer alive until they finish */
+    if (q->scratch) {
+        clReleaseMemObject(q->scratch);
+        clrt__live(CLRT__LIVE_SCRATCH, -1);
+        q->scratch = NULL;
+        q->scratch_bytes = 0;
+    }
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_BUFFER);
+    cl_mem s = NULL;
+    if (err == CL_SUCCESS)
+        s = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, need, NULL, &err);
+    if (err != CL_SUCCESS || !s)
+        return 0;
+    clrt__live(CLRT__LIVE_SCRATCH, +1);
+    q->scratch = s;
+    q->scratch_bytes = need;
+    return 1;
+}
+
+/* One pack launch (pack_b or pack_a) of n panels from panel p0 into the
+ * scratch at element offset dst_off (pack_b: always 0, not an argument). */
+static int enqueue_pack(clrt_queue *q, clrt__built *k, int aux, const char *func, const gemm_args *g, int ta,
+                        int tb, size_t p0, size_t n, cl_ulong dst_off)
+{
+    size_t global[2], local[2], offset[2];
+    const size_t item0 = q->ctx->facts.max_work_item[0];
+    const cl_uint panels = (cl_uint)n;
+    if (aux == CLRT__MATMUL_AUX_PACK_B) {
+        const size_t sizes[] = {sizeof g->N,   sizeof g->K,    sizeof(cl_mem), sizeof g->b_off,
+                                sizeof g->ldb, sizeof(cl_mem), sizeof panels};
+        const void *const values[] = {&g->N, &g->K, &g->b->cl, &g->b_off, &g->ldb, &q->scratch, &panels};
+        clrt__matmul_pack_geometry(tb, clrt__mm(&k->p).vw, g->K, p0, n, k->aux_wg[aux], item0, offset, global,
+                                   local);
+        return clrt__enqueue_locked(q, k->aux[aux], func, 7, sizes, values, 2, offset, global, local);
+    }
+    const size_t sizes[] = {sizeof g->M,     sizeof g->K,   sizeof(cl_mem), sizeof g->a_off,
+                            sizeof g->lda,   sizeof(cl_mem), sizeof dst_off, sizeof panels};
+    const void *const values[] = {&g->M, &g->K, &g->a->cl, &g->a_off, &g->lda, &q->scratch, &dst_off, &panels};
+    clrt__matmul_pack_a_geometry(ta, g->K, p0, n, k->aux_wg[aux], item0, offset, global, local);
+    return clrt__enqueue_locked(q, k->aux[aux], func, 8, sizes, values, 2, offset, global, local);
+}
+
+/* The product with op(B) packed per slices of b_per column panels and/or
+ * op(A) per slices of a_per row panels (0: that operand in place), in the
+ * queue's scratch: B's slice first, A's after it. For each B slice, each A
+ * slice: pack what is packed (A once when it is one slice), then the matmul
+ * over those panels (the global offsets say which). *done = 0 when the
+ * scratch cannot be had: the caller runs in place instead (packing only makes
+ * it faster). */
+/* Dimension 0 over C's row tiles, 1 over its column tiles (packed bit 2). */
+static void swap2(size_t v[2])
+{
+    const size_t t = v[0];
+    v[0] = v[1];
+    v[1] = t;
+}
+
+static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb,
+                       size_t b_per, size_t a_per, int rows_first, int *done)
 {
     const clrt__matmul_params p = clrt__mm(&k->p);
-    const size_t panels = ((size_t)g->N + p.tn - 1) / p.tn;
-    const size_t need = (per < panels ? per : panels) * g->K * p.tn * g->real;
+    const size_t cols = ((size_t)g->N + p.tn - 1) / p.tn, rows = ((size_t)g->M + p.tm - 1) / p.tm;
+    const size_t bstep = b_per ? b_per : (cols + p.wgx - 1) / p.wgx * p.wgx;
+    const size_t astep = a_per ? a_per : (rows + p.wgy - 1) / p.wgy * p.wgy;
+    /* A's region starts on a 4 KiB boundary after B's */
+    size_t b_bytes = b_per ? (bstep < cols ? bstep : cols) * g->K * p.tn * g->real : 0;
+    b_bytes = (b_bytes + 4095) / 4096 * 4096;
+    const size_t a_bytes = a_per ? (astep < rows ? astep : rows) * g->K * p.tm * g->real : 0;
     *done = 0;
     clrt_mutex_lock(&q->scratch_lock);
-    if (q->scratch_bytes < need) {
-        /* grow: commands already queued keep the old buffer alive until they finish */
-        if (q->scratch) {
-            clReleaseMemObject(q->scratch);
-            clrt__live(CLRT__LIVE_SCRATCH, -1);
-            q->scratch = NULL;
-            q->scratch_bytes = 0;
-        }
-        cl_int err = clrt__fault(CLRT__FAULT_CREATE_BUFFER);
-        cl_mem s = NULL;
-        if (err == CL_SUCCESS)
-            s = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, need, NULL, &err);
-        if (err != CL_SUCCESS || !s) {
-            clrt_mutex_unlock(&q->scratch_lock);
-            return CLRT_OK;
-        }
-        clrt__live(CLRT__LIVE_SCRATCH, +1);
-        q->scratch = s;
-        q->scratch_bytes = need;
+    if (!scratch_get(q, b_bytes + a_bytes)) {
+        clrt_mutex_unlock(&q->scratch_lock);
+        return CLRT_OK;
     }
     *done = 1;
-    size_t global[2], local[2];
-    clrt__matmul_geometry(&p, g->M, g->N, global, local);
-    const cl_uint bpacked = 1, zero32 = 0;
-    const cl_ulong zero = 0;
-    size_t msizes[15];
+    operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb,
+                  (b_per ? 1u : 0u) | (a_per ? 2u : 0u) | (rows_first ? 4u : 0u)};
+    if (b_per) {
+        o.bmem = q->scratch;
+        o.b_off = 0;
+        o.ldb = 0;
+    }
+    if (a_per) {
+        o.amem = q->scratch;
+        o.a_off = b_bytes / g->real;
+        o.lda = 0;
+    }
+    size_t msizes[15], global[2], local[2];
     const void *mvalues[15];
-    matmul_args(g, &q->scratch, &zero, &zero32, &bpacked, msizes, mvalues);
-    const size_t psizes[] = {sizeof g->N, sizeof g->K, sizeof(cl_mem), sizeof g->b_off, sizeof g->ldb,
-                             sizeof(cl_mem)};
-    const void *const pvalues[] = {&g->N, &g->K, &g->b->cl, &g->b_off, &g->ldb, &q->scratch};
+    matmul_args(g, &o, msizes, mvalues);
+    clrt__matmul_geometry(&p, g->M, g->N, global, local);
     int status = CLRT_OK;
     clrt_mutex_lock(&k->launch_lock);
-    for (size_t p0 = 0; p0 < panels && status == CLRT_OK; p0 += per) {
-        const size_t n = panels - p0 < per ? panels - p0 : per;
-        size_t pglobal[2], plocal[2];
-        clrt__matmul_pack_geometry(g->K, n, k->aux_wg, q->ctx->facts.max_work_item[0], pglobal, plocal);
-        const size_t poffset[2] = {0, p0};
-        status = clrt__enqueue_locked(q, k->aux, func, 6, psizes, pvalues, 2, poffset, pglobal, plocal);
-        if (status != CLRT_OK)
-            break;
-        /* this slice's column tiles: panels p0 .. p0+n-1, whole work-groups */
-        const size_t moffset[2] = {p0, 0};
-        global[0] = (n + p.wgx - 1) / p.wgx * p.wgx;
-        status = clrt__enqueue_locked(q, k->main, func, 15, msizes, mvalues, 2, moffset, global, local);
+    for (size_t p0 = 0; p0 < cols && status == CLRT_OK; p0 += bstep) {
+        const size_t n = cols - p0 < bstep ? cols - p0 : bstep;
+        if (b_per)
+            status = enqueue_pack(q, k, CLRT__MATMUL_AUX_PACK_B, func, g, ta, tb, p0, n, 0);
+        for (size_t r0 = 0; r0 < rows && status == CLRT_OK; r0 += astep) {
+            const size_t m = rows - r0 < astep ? rows - r0 : astep;
+            if (a_per && (p0 == 0 || astep < rows))
+                status = enqueue_pack(q, k, CLRT__MATMUL_AUX_PACK_A, func, g, ta, tb, r0, m, o.a_off);
+            if (status != CLRT_OK)
+                break;
+            /* this slice's tiles: column panels p0 .., row panels r0 .., whole work-groups */
+            size_t moffset[2] = {p0, r0};
+            global[0] = (n + p.wgx - 1) / p.wgx * p.wgx;
+            global[1] = (m + p.wgy - 1) / p.wgy * p.wgy;
+            if (rows_first) {
+                swap2(moffset);
+                swap2(global);
+            }
+            status = clrt__enqueue_locked(q, k->main, func, 15, msizes, mvalues, 2, moffset, global, local);
+            if (rows_first)
+                swap2(global);
+        }
     }
     clrt_mutex_unlock(&k->launch_lock);
     clrt_mutex_unlock(&q->scratch_lock);
+    return status;
+}
+
+/* A B^T in the dot form (cl/matmul_cpu.cl matmul_dot), nothing packed, in
+ * launches over slices of C's columns whose rows of B fit the last-level cache. */
+static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g)
+{
+    const clrt__matmul_params p = clrt__mm(&k->p);
+    const size_t nv = p.tn / p.vw;
+    const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
+                                                 clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, 0};
+    size_t sizes[15], global[2], local[2];
+    const void *values[15];
+    matmul_args(g, &o, sizes, values); /* matmul's but the last (packed) */
+    int status = CLRT_OK;
+    clrt_mutex_lock(&k->launch_lock);
+    for (size_t c0 = 0; c0 < g->N && status == CLRT_OK; c0 += cols) {
+        const size_t n = g->N - c0 < cols ? g->N - c0 : cols;
+        clrt__matmul_dot_geometry(&p, g->M, n, global, local);
+        const size_t offset[2] = {c0 / nv, 0};
+        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_DOT], func, 14, sizes, values, 2, offset, global,
+                                      local);
+    }
+    clrt_mutex_unlock(&k->launch_lock);
     return status;
 }
 
@@ -166,21 +264,33 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     put_real(g.alpha, alpha, g.real);
     put_real(g.beta, beta, g.real);
     const clrt__matmul_params p = clrt__mm(&k->p);
-    if (k->aux) {
-        size_t per = clrt__matmul_pack_panels(&p, g.M, g.N, g.K, g.real,
-                                              clrt__matmul_pack_scratch_max(&q->ctx->facts, &p), tb == CLRT_TRANS);
+    const int rows_first = clrt__matmul_rows_first(&p, g.M, g.K, g.real);
+    if (k->aux[CLRT__MATMUL_AUX_DOT] && clrt__matmul_dot(&p, g.M, g.N, g.K, ta == CLRT_TRANS, tb == CLRT_TRANS))
+        return gemm_dot(q, k, func, &g);
+    if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
+        const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
+        const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]
+                                 ? clrt__matmul_pack_panels(&p, g.M, g.N, g.K, g.real, most, tb == CLRT_TRANS)
+                                 : 0;
+        const size_t a_per = k->aux[CLRT__MATMUL_AUX_PACK_A]
+                                 ? clrt__matmul_pack_a_panels(&p, g.M, g.N, g.K, g.real, most, ta == CLRT_TRANS,
+                                                              tb == CLRT_TRANS, b_per > 0)
+                                 : 0;
         int done = 0;
-        if (per)
-            status = gemm_packed(q, k, func, &g, per, &done);
+        if (b_per || a_per)
+            status = gemm_packed(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, b_per, a_per, rows_first,
+                                 &done);
         if (done)
             return status;
     }
     size_t global[2], local[2];
     clrt__matmul_geometry(&p, g.M, g.N, global, local);
-    const cl_uint bpacked = 0;
+    if (rows_first) /* wgx = wgy: local stays */
+        swap2(global);
+    const operands o = {a->cl, b->cl, g.a_off, g.b_off, g.lda, g.ldb, rows_first ? 4u : 0u};
     size_t sizes[15];
     const void *values[15];
-    matmul_args(&g, &b->cl, &g.b_off, &g.ldb, &bpacked, sizes, values);
+    matmul_args(&g, &o, sizes, values);
     return clrt__launch(q, k, func, 15, sizes, values, 2, global, local);
 }
 

@@ -47,10 +47,11 @@ struct clrt_queue {
     unsigned tag;
     clrt_context *ctx;
     cl_command_queue cl;
-    /* matmul's packed copy of B (gemm.c), a slice of column panels at a time: kept
-     * between calls, since a fresh buffer costs its first-touch page faults on every
-     * call (measured on POCL: ~30 ms for 64 MiB); grows to the largest slice needed,
-     * at most clrt__matmul_pack_scratch_max. The lock is held from the first pack
+    /* matmul's packed copies of B and A (gemm.c), a slice of column panels of B and
+     * one of row panels of A at a time: kept between calls, since a fresh buffer
+     * costs its first-touch page faults on every call (measured on POCL: ~30 ms for
+     * 64 MiB); grows to the largest pair of slices needed: B's at most
+     * clrt__matmul_pack_scratch_max, A's at most 4 times that. The lock is held from the first pack
      * enqueue to the last matmul enqueue that reads it, so that another thread's
      * pack on this (in-order) queue cannot come in between. */
     clrt_mutex scratch_lock;

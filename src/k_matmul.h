@@ -32,6 +32,12 @@
       "variant 0: copy B into column panels first: 0 never, 1 when the shape pays for it, 2 whenever it can") \
     X(pack_kib, NULL, 0, 65536, "", "",                                                                       \
       "variant 0: most KiB of packed B per launch; 0 = a quarter of the device's cache, at least 8 MiB")     \
+    X(pack_a, NULL, 0, 2, "", "",                                                                             \
+      "variant 0: copy op(A) into row panels first: 0 never, 1 when the shape pays for it, 2 whenever it can") \
+    X(rows_first, NULL, 0, 2, "", "",                                                                         \
+      "variant 0, wgx = wgy: work-groups walk row tiles first: 0 never, 1 when the shape pays, 2 always")    \
+    X(dot, NULL, 0, 2, "", "",                                                                                \
+      "variant 0, A B^T: tm x (tn/vw) dot products along k, nothing packed: 0 never, 1 when it pays, 2 always") \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4 8", "vector width: 1, 2, 4, 8 or 16")
 
 typedef struct clrt__matmul_params {
@@ -61,10 +67,34 @@ size_t clrt__matmul_pack_scratch_max(const clrt__device_facts *dev, const clrt__
  * the parameters allow it (op(B) = B^T, which the kernel would gather). */
 size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
                                 size_t max_scratch, int always);
-/* pack_b's NDRange for `panels` panels of depth K; kernel_wg is its
+/* A packing for the same product: the row panels each pack_a covers (a
+ * multiple of wgy), within 4 x max_scratch bytes; 0 = do not pack. ta: op(A) =
+ * A^T (read in place a row apart per k); b_packed: B is packed (with B^T in
+ * place the kernel never reads packed A). */
+size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
+                                  size_t max_scratch, int ta, int tb, int b_packed);
+/* Whether matmul's work-items walk C's row tiles first (dimension 0 over rows:
+ * cl/matmul_cpu.cl packed bit 2) for an M x N x K product with p. */
+int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, size_t elem);
+/* Whether A B^T runs in the dot form (cl/matmul_cpu.cl matmul_dot) with p. */
+int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K, int ta, int tb);
+/* Columns of C per dot-form launch (a multiple of a work-group's, or all N):
+ * their rows of B within max_scratch bytes. */
+size_t clrt__matmul_dot_columns(const clrt__matmul_params *p, size_t N, size_t K, size_t elem, size_t max_scratch);
+/* Its NDRange for M x N: a tm x (tn/vw) tile of C per work-item. */
+void clrt__matmul_dot_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2]);
+/* The auxiliary kernels of the CPU variant (clrt__built's aux[] indices):
+ * pack_b, pack_a, and (A B^T) matmul_dot. */
+enum { CLRT__MATMUL_AUX_PACK_B = 0, CLRT__MATMUL_AUX_PACK_A = 1, CLRT__MATMUL_AUX_DOT = 2 };
+/* pack_b's NDRange and offset for panels p0 .. p0+panels-1 of depth K (tb:
+ * op(B) = B^T, moved vw rows of a panel per work-item); kernel_wg is its
  * CL_KERNEL_WORK_GROUP_SIZE, max_item0 the device's first work-item limit (0 = none). */
-void clrt__matmul_pack_geometry(size_t K, size_t panels, size_t kernel_wg, size_t max_item0, size_t global[2],
-                                size_t local[2]);
+void clrt__matmul_pack_geometry(int tb, unsigned vw, size_t K, size_t p0, size_t panels, size_t kernel_wg,
+                                size_t max_item0, size_t offset[2], size_t global[2], size_t local[2]);
+/* pack_a's NDRange and offset for panels p0 .. p0+panels-1 of depth K (ta:
+ * op(A) = A^T, which pack_a walks along its rows). */
+void clrt__matmul_pack_a_geometry(int ta, size_t K, size_t p0, size_t panels, size_t kernel_wg, size_t max_item0,
+                                  size_t offset[2], size_t global[2], size_t local[2]);
 /* Bytes of local memory the kernel declares with p. */
 size_t clrt__matmul_local_bytes(const clrt__matmul_params *p, size_t elem);
 

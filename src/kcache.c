@@ -45,10 +45,11 @@ static void built_free(clrt__built *b)
         clReleaseKernel(b->main);
         clrt__live(CLRT__LIVE_KERNEL, -1);
     }
-    if (b->aux) {
-        clReleaseKernel(b->aux);
-        clrt__live(CLRT__LIVE_KERNEL, -1);
-    }
+    for (int i = 0; i < CLRT__MAX_AUX; i++)
+        if (b->aux[i]) {
+            clReleaseKernel(b->aux[i]);
+            clrt__live(CLRT__LIVE_KERNEL, -1);
+        }
     clrt_mutex_destroy(&b->launch_lock);
     free(b);
 }
@@ -138,18 +139,20 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
             continue;
         if (status != CLRT_OK)
             return status;
-        size_t kernel_wg = 0, aux_wg = 0;
+        size_t kernel_wg = 0;
         status = create_kernel(ctx, program, def->entry, func, &b->main, &kernel_wg);
         if (status != CLRT_OK)
             return status;
         int changed = def->fit(&ctx->facts, elem, kernel_wg, &b->p);
-        const char *aux = def->aux_entry ? def->aux_entry(&b->p) : NULL;
-        if (changed == 0 && aux) {
-            status = create_kernel(ctx, program, aux, func, &b->aux, &aux_wg);
-            b->aux_wg = aux_wg;
+        for (unsigned i = 0; changed == 0 && status == CLRT_OK && i < CLRT__MAX_AUX; i++) {
+            const char *aux = def->aux_entry ? def->aux_entry(&b->p, b->variant, i) : NULL;
+            if (aux)
+                status = create_kernel(ctx, program, aux, func, &b->aux[i], &b->aux_wg[i]);
         }
         if (changed == 0 && status == CLRT_OK)
             return CLRT_OK;
+        for (int i = 0; i < CLRT__MAX_AUX; i++)
+            release_kernel(&b->aux[i]);
         release_kernel(&b->main);
         if (status != CLRT_OK)
             return status;

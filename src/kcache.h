@@ -25,9 +25,10 @@ typedef struct clrt__built {
     unsigned gen;             /* the slot generation it was built for */
     clrt__pvals p;            /* the parameters, fitted */
     clrt_params_origin origin;
-    cl_kernel main, aux;      /* aux: def->aux_entry of the same program, or NULL */
-    size_t aux_wg;            /* its CL_KERNEL_WORK_GROUP_SIZE */
-    clrt_mutex launch_lock;   /* held from the first clSetKernelArg to the enqueue (both kernels) */
+    cl_kernel main;
+    cl_kernel aux[CLRT__MAX_AUX];  /* def->aux_entry(p, variant, i) of the same program, or NULL */
+    size_t aux_wg[CLRT__MAX_AUX];  /* their CL_KERNEL_WORK_GROUP_SIZE */
+    clrt_mutex launch_lock;   /* held from the first clSetKernelArg to the enqueue (every kernel) */
     struct clrt__built *next; /* the context's list, newest first */
 } clrt__built;
 

@@ -14,6 +14,8 @@
 /* Most parameters one kernel may have; a kernel's parameter struct is that
  * many unsigned values at most, in declaration order, without padding. */
 enum { CLRT__MAX_PARAMS = 16 };
+/* Auxiliary kernels a built-in kernel may have (packing steps, other forms). */
+enum { CLRT__MAX_AUX = 3 };
 /* Largest value any parameter may take in text (tuned files, overrides). */
 enum { CLRT__PARAM_MAX = 65536 };
 
@@ -59,10 +61,12 @@ typedef struct clrt__kernel_def {
      * with a smaller group) */
     size_t (*group)(const clrt__pvals *p);
     /* the embedded source and __kernel function for p (a kernel may have a
-     * source per variant), and an auxiliary kernel of the same program (NULL: none) */
+     * source per variant), and its auxiliary kernels of the same program in a
+     * launch variant: the i-th (i < CLRT__MAX_AUX) or NULL (none there; may be
+     * NULL: none at all) */
     const char *(*source)(const clrt__pvals *p);
     const char *entry;
-    const char *(*aux_entry)(const clrt__pvals *p);
+    const char *(*aux_entry)(const clrt__pvals *p, int variant, unsigned i);
     /* build options of a launch variant (transposes, op codes) appended to
      * the parameters' (may be NULL: one variant) */
     int (*variant_options)(int variant, char *buf, size_t cap);

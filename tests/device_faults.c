@@ -631,6 +631,21 @@ static void fault_sweep_packed(void **state)
     matmul_params = plain;
 }
 
+/* The same with A packed as well (pack_a into the same scratch, after B's
+ * panels): a third kernel and a third launch before the product. */
+static void fault_sweep_packed_a(void **state)
+{
+    (void)state;
+    matmul_params = "use_local=0 tm=1 tn=1 tk=1 wgx=1 wgy=1 vw=1 pack=2 tkp=0 pack_kib=0 pack_a=2";
+    clrt__debug_fault_clear();
+    TU_OK(session());
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_CREATE_BUFFER), 5);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_CREATE_KERNEL), 4); /* matmul, pack_b, pack_a, add */
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 4); /* pack_b, pack_a, matmul, add */
+    sweep(5);
+    matmul_params = plain;
+}
+
 int main(void)
 {
     tu_require_device();
@@ -646,6 +661,7 @@ int main(void)
         cmocka_unit_test_teardown(failed_context_reports_argument_errors_first, teardown),
         cmocka_unit_test_teardown(fault_sweep, teardown),
         cmocka_unit_test_teardown(fault_sweep_packed, teardown),
+        cmocka_unit_test_teardown(fault_sweep_packed_a, teardown),
     };
     return cmocka_run_group_tests(tests, setup, group_teardown);
 }

@@ -11,6 +11,7 @@
 
 #include "test_util.h"
 
+#include "debug.h"
 #include "device.h"
 #include "k_elementwise.h"
 #include "k_matmul.h"
@@ -232,6 +233,140 @@ static void gemm_every_variant(void **state)
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             for (int t = 0; t < 4; t++)
                 check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 13, 11, 9, -1.0, 0.5, 5);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
+/* The packed paths of the CPU variant, forced through the tuning API on every
+ * driver: op(A) into row panels (pack_a) with op(B) packed or in place, op(B) = B^T
+ * moved vw rows at a time (K below, at and past a multiple of vw), both in slices
+ * of the scratch, groups over several panels both ways, with the launch's
+ * dimensions over columns then rows and the other way round (rows_first); every
+ * transpose, views. */
+static void gemm_packed_operands(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        /* A and B packed, small slices (2 KiB of B, 8 KiB of A), 2 x 2 groups */
+        "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=2 pack_a=2",
+        /* vw = 8: pack_b turns 8 x 8 blocks of B^T; groups three row panels high */
+        "use_local=0 tm=3 tn=16 tk=8 wgx=1 wgy=3 vw=8 pack=2 tkp=16 pack_kib=0 pack_a=2",
+        /* A packed, B in place (with B^T the kernel reads A in place: not packed) */
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=0 tkp=0 pack_a=2 rows_first=0",
+        /* the first and the third with dimension 0 over row tiles */
+        "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=2 pack_a=2 rows_first=2",
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=0 tkp=0 pack_a=2 rows_first=2",
+    };
+    static const size_t shapes[][3] = {{17, 33, 16}, {9, 16, 5}, {7, 17, 8}, {24, 20, 17}, {3, 16, 1}};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        for (int t = 0; t < 4; t++) {
+            for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], shapes[i][0], shapes[i][1],
+                           shapes[i][2], i & 1 ? -0.5 : 1.0, i & 1 ? 2.0 : 0.0, (unsigned)(i + (size_t)t) & 7);
+            tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
+        }
+        if (fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            for (int t = 0; t < 4; t++)
+                check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 19, 17, 9, 1.5, -1.0, 3);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
+/* The launches the packed paths make, counted: which operands are packed, in
+ * how many slices, and A packed once when it takes one slice. */
+static size_t launches(clrt_context *ctx, clrt_queue *q, clrt_trans ta, clrt_trans tb, size_t M, size_t N, size_t K)
+{
+    clrt__debug_fault_clear(); /* zeroes the call counts */
+    check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, M, N, K, 1.0, 0.0, 5);
+    return clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+}
+
+static void gemm_packed_launches(void **state)
+{
+    (void)state;
+    clrt_context *ctx = tu_context_on(&fx->dev);
+    clrt_queue *q;
+    TU_OK(clrt_queue_create(&q, ctx));
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1 pack_a=2"));
+    /* B: 10 panels of 24 x 4 floats (384 bytes), 1 KiB: 5 slices of 2 panels. A: 35
+     * panels of 24 x 2 floats (192 bytes), 4 KiB: 2 slices of 18 (a multiple of wgy).
+     * Per B slice: pack_b, then per A slice pack_a and matmul. */
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
+    assert_int_equal(launches(ctx, q, CLRT_NO_TRANS, CLRT_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1 pack_a=2 "
+                             "rows_first=2"));
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
+    /* A in one slice (12 panels): packed once, before the first B slice's matmul */
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_TRANS, 23, 37, 24), 5 + 1 + 5);
+    /* thinner than a tile (N < tn): nothing packed, one launch */
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 3, 24), 1);
+    /* B in place: A alone, except with B^T (the kernel would not read packed A) */
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=4 pack_kib=1 pack_a=2"));
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 37, 24), 2);
+    assert_int_equal(launches(ctx, q, CLRT_NO_TRANS, CLRT_NO_TRANS, 70, 37, 24), 2 + 2);
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_TRANS, 23, 37, 24), 1);
+    /* pack_a=1 (the default's rule): a small A^T stays in place */
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=4 pack_kib=1 pack_a=1"));
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 37, 24), 1);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+}
+
+/* A B^T in the dot form (tm x tn/vw dot products along k, nothing packed), forced
+ * on every driver: thin and odd shapes, K below, at and past a multiple of vw, views,
+ * alpha and beta, groups over several tiles, launches over slices of C's columns
+ * (counted); the other transpose pairs with the same parameters stay correct. */
+static void gemm_dot_form(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "use_local=0 tm=4 tn=24 tk=16 wgx=1 wgy=1 vw=8 pack=1 tkp=0 dot=2",
+        "use_local=0 tm=3 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=0 pack_kib=1 dot=2",
+    };
+    static const size_t shapes[][3] = {{1, 1, 1},  {7, 5, 17},  {17, 33, 16}, {2, 9, 3},
+                                       {13, 40, 9}, {5, 2, 8},   {30, 7, 41}};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        for (int t = 0; t < 4; t++)
+            for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], shapes[i][0], shapes[i][1],
+                           shapes[i][2], i & 1 ? 1.0 : -2.0, i & 2 ? 0.5 : 0.0, (unsigned)(i + (size_t)t) & 7);
+        tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
+        if (v == 1) {
+            /* 1 KiB of B's rows per launch: at most 256 / K rows, at least one group's
+             * (2 x tn/vw = 4 columns): 37 columns in 10 launches; K = 300 the same */
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 9, 37, 40, 1.0, 0.0, 2);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 10);
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 9, 37, 300, 1.0, 0.0, 0);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 10);
+            /* 8 columns of K = 32 fit: 2 launches */
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 4, 13, 32, 1.0, 0.0, 0);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 2);
+        }
+        if (fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+                check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_TRANS, shapes[i][0], shapes[i][1],
+                           shapes[i][2], 1.5, i & 1 ? -1.0 : 0.0, (unsigned)i & 7);
         }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
@@ -468,6 +603,9 @@ int main(void)
         cmocka_unit_test_teardown(gemm_f32, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_f64, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_packed_operands, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
