@@ -10,6 +10,8 @@
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
  *   TA, TB    1: op(A) = A^T (A is K x M), op(B) = B^T (B is N x K); the launch
  *             variant, not a tuning value
+ *   NARROW    1: the tile is NARROW_TM x NARROW_TN (for C thinner than TN: the
+ *             launch variant, not tuned)
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
@@ -48,6 +50,17 @@
 #endif
 #ifndef TB
 #define TB 0
+#endif
+#ifndef NARROW
+#define NARROW 0
+#endif
+#if NARROW
+/* C thinner than TN columns: the launch variant's own tile, NARROW_TM x NARROW_TN
+ * (one vector of columns; src/k_matmul.c picks it for both sides) */
+#undef TM
+#undef TN
+#define TM NARROW_TM
+#define TN NARROW_TN
 #endif
 
 #define NV (TN / VW) /* accumulator vectors per row of the work-item's tile */

@@ -109,7 +109,7 @@ static void swap2(size_t v[2])
 static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb,
                        size_t b_per, size_t a_per, int rows_first, int *done)
 {
-    const clrt__matmul_params p = clrt__mm(&k->p);
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     const size_t cols = ((size_t)g->N + p.tn - 1) / p.tn, rows = ((size_t)g->M + p.tm - 1) / p.tm;
     const size_t bstep = b_per ? b_per : (cols + p.wgx - 1) / p.wgx * p.wgx;
     const size_t astep = a_per ? a_per : (rows + p.wgy - 1) / p.wgy * p.wgy;
@@ -174,7 +174,7 @@ static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const ge
  * launches over slices of C's columns whose rows of B fit the last-level cache. */
 static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g)
 {
-    const clrt__matmul_params p = clrt__mm(&k->p);
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     const size_t nv = p.tn / p.vw;
     const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
                                                  clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
@@ -253,19 +253,28 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
         status = clrt__check_usable(q->ctx, func);
     if (status != CLRT_OK)
         return status;
-    const int variant = (ta ? 1 : 0) | (tb ? 2 : 0);
+    /* which kernel: the transposes, and (decided on the parameters it will be built
+     * with) the narrow variant for C thinner than a tile unless A B^T runs as dots */
+    clrt__pvals pv;
+    clrt__kcache_params(q->ctx, CLRT__K_MATMUL, (int)a->dtype, &pv);
+    const clrt__matmul_params p0 = clrt__mm(&pv);
+    const size_t K = ta ? a->rows : a->cols;
+    int dot = clrt__matmul_dot(&p0, c->rows, c->cols, K, ta == CLRT_TRANS, tb == CLRT_TRANS);
+    const int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
+                        (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
     clrt__built *k;
     status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)a->dtype, variant, func, &k);
     if (status != CLRT_OK)
         return status;
+    dot = dot && k->aux[CLRT__MATMUL_AUX_DOT]; /* built (it is, unless tuned parameters fell back) */
     gemm_args g = {.M = (cl_uint)c->rows, .N = (cl_uint)c->cols, .K = (cl_uint)(ta ? a->rows : a->cols),
                    .a = a, .b = b, .c = c, .a_off = a->offset, .b_off = b->offset, .c_off = c->offset,
                    .lda = (cl_uint)a->ld, .ldb = (cl_uint)b->ld, .ldc = (cl_uint)c->ld, .real = a->elem};
     put_real(g.alpha, alpha, g.real);
     put_real(g.beta, beta, g.real);
-    const clrt__matmul_params p = clrt__mm(&k->p);
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     const int rows_first = clrt__matmul_rows_first(&p, g.M, g.K, g.real);
-    if (k->aux[CLRT__MATMUL_AUX_DOT] && clrt__matmul_dot(&p, g.M, g.N, g.K, ta == CLRT_TRANS, tb == CLRT_TRANS))
+    if (dot)
         return gemm_dot(q, k, func, &g);
     if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
         const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);

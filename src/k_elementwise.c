@@ -94,8 +94,9 @@ void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_
 }
 
 /* The launch variant's build options: the op and how b is read. */
-static int variant_options(int variant, char *buf, size_t cap)
+static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
 {
+    (void)p;
     int n = snprintf(buf, cap, "-DEW_OP=%d -DEW_B=%d", variant / 3, variant % 3);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }

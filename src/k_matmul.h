@@ -1,8 +1,7 @@
 /* The matmul kernel's parameters and launch rules: the GEMM
  * C = alpha op(A) op(B) + beta C (clrt_gemm, clrt_matmul), row-major, with
  * offsets and row strides. Launch variants (build options, not tuning
- * values): bit 0 op(A) = A^T, bit 1 op(B) = B^T. Two kernel variants, one
- * source each:
+ * values): below. Two kernel variants, one source each:
  *   use_local = 0  cl/matmul_cpu.cl: register tiles only, no local memory (CPU
  *                  devices); optionally B packed into column panels first.
  *   use_local = 1  cl/matmul_gpu.cl: A and B tiles staged in local memory (GPUs).
@@ -53,6 +52,15 @@ static inline clrt__matmul_params clrt__mm(const clrt__pvals *p)
     return m;
 }
 static inline void clrt__mm_put(clrt__pvals *p, const clrt__matmul_params *m) { memcpy(p->v, m, sizeof *m); }
+
+/* Launch variants (build options, bits of the kernel cache's variant): op(A) =
+ * A^T, op(B) = B^T, and (CPU variant) C thinner than tn, built with a tile of
+ * its own (one vector of columns, twice the rows). */
+enum { CLRT__MATMUL_TA = 1, CLRT__MATMUL_TB = 2, CLRT__MATMUL_NARROW = 4 };
+/* The parameters a kernel built with pv for variant launches with (narrow: its tile). */
+clrt__matmul_params clrt__matmul_launch_params(const clrt__pvals *pv, int variant);
+/* Whether an M x N product takes the narrow variant with p. */
+int clrt__matmul_narrow(const clrt__matmul_params *p, size_t N);
 
 /* NDRange for an M x N product. */
 void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2]);

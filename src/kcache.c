@@ -17,6 +17,11 @@ struct clrt__kcache {
         atomic_uint gen;            /* bumped by an override: older kernels are retired */
         int has_override;           /* under lock */
         clrt__pvals override;
+        /* under lock: the parameters builds of generation start_gen start from */
+        int has_start;
+        unsigned start_gen;
+        clrt__pvals start;
+        clrt_params_origin start_origin;
     } slot[CLRT__K_COUNT][2];       /* [kernel][param_dtype - 1] */
 };
 
@@ -163,6 +168,38 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
     return clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'", ctx->info.name);
 }
 
+/* The parameters builds of the slot's current generation start from: the
+ * override, else the tuned file's (read once per generation), else the
+ * defaults; the caller holds kc->lock. */
+static void start_locked(clrt_context *ctx, int kernel, int dtype, clrt__pvals *p, clrt_params_origin *origin)
+{
+    struct slot *s = &ctx->kernels->slot[kernel][param_dtype(dtype) - 1];
+    const unsigned gen = atomic_load(&s->gen);
+    if (!s->has_start || s->start_gen != gen) {
+        s->start_origin = CLRT_PARAMS_DEFAULT;
+        if (s->has_override) {
+            s->start = s->override;
+            s->start_origin = CLRT_PARAMS_OVERRIDE;
+        } else {
+            clrt__kernel_at(kernel)->defaults(&ctx->facts, clrt__dtype_size(dtype), &s->start);
+            if (clrt__tuned_lookup(&ctx->info, &ctx->facts, kernel, param_dtype(dtype), &s->start))
+                s->start_origin = CLRT_PARAMS_TUNED;
+        }
+        s->has_start = 1;
+        s->start_gen = gen;
+    }
+    *p = s->start;
+    *origin = s->start_origin;
+}
+
+void clrt__kcache_params(clrt_context *ctx, int kernel, int dtype, clrt__pvals *out)
+{
+    clrt_params_origin origin;
+    clrt_mutex_lock(&ctx->kernels->lock);
+    start_locked(ctx, kernel, dtype, out, &origin);
+    clrt_mutex_unlock(&ctx->kernels->lock);
+}
+
 /* Build (kernel, dtype, variant) for the slot's current generation and
  * publish it; the caller holds kc->lock. */
 static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, const char *func, clrt__built **out)
@@ -179,15 +216,7 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
     b->variant = variant;
     b->gen = atomic_load(&s->gen);
     clrt_mutex_init(&b->launch_lock);
-    b->origin = CLRT_PARAMS_DEFAULT;
-    if (s->has_override) {
-        b->p = s->override;
-        b->origin = CLRT_PARAMS_OVERRIDE;
-    } else {
-        def->defaults(&ctx->facts, elem, &b->p);
-        if (clrt__tuned_lookup(&ctx->info, &ctx->facts, kernel, param_dtype(dtype), &b->p))
-            b->origin = CLRT_PARAMS_TUNED;
-    }
+    start_locked(ctx, kernel, dtype, &b->p, &b->origin);
     int status = build_fitted(ctx, def, b, func);
     if (status != CLRT_OK && b->origin == CLRT_PARAMS_TUNED) {
         /* tuned parameters that do not build or fit: the defaults instead */

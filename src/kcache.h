@@ -41,6 +41,11 @@ void clrt__kcache_release(clrt_context *ctx);
 int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func,
                      clrt__built **out);
 
+/* The parameters the context's kernels of (kernel, dtype) are built from
+ * (before fitting to a built kernel), without building one: launch choices
+ * that pick a variant are made from them. */
+void clrt__kcache_params(clrt_context *ctx, int kernel, int dtype, clrt__pvals *out);
+
 /* Set (p) or clear (NULL) the context's override of (kernel, dtype); p has
  * been checked. Kernels built before are retired: the next use builds anew. */
 void clrt__kcache_override(clrt_context *ctx, int kernel, int dtype, const clrt__pvals *p);

@@ -107,7 +107,7 @@ int clrt__params_options(const clrt__kernel_def *def, const clrt__pvals *p, clrt
     }
     if (def->variant_options && used < cap) {
         buf[used++] = ' ';
-        if (used >= cap || def->variant_options(variant, buf + used, cap - used) != 0)
+        if (used >= cap || def->variant_options(p, variant, buf + used, cap - used) != 0)
             return -1;
         if (buf[used] == '\0') /* no options for this variant: drop the space */
             buf[used - 1] = '\0';

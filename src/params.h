@@ -68,8 +68,8 @@ typedef struct clrt__kernel_def {
     const char *entry;
     const char *(*aux_entry)(const clrt__pvals *p, int variant, unsigned i);
     /* build options of a launch variant (transposes, op codes) appended to
-     * the parameters' (may be NULL: one variant) */
-    int (*variant_options)(int variant, char *buf, size_t cap);
+     * the parameters' p (may be NULL: one variant) */
+    int (*variant_options)(const clrt__pvals *p, int variant, char *buf, size_t cap);
     /* whether the tuner searches parameter i from start at the timing sizes
      * (n x n x n products, or n elements); NULL: whenever it has values */
     int (*searched)(const clrt__device_facts *dev, size_t elem, const clrt__pvals *start, size_t i,

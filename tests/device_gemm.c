@@ -309,8 +309,11 @@ static void gemm_packed_launches(void **state)
     assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 70, 37, 24), 5 + 5 * 2 + 5 * 2);
     /* A in one slice (12 panels): packed once, before the first B slice's matmul */
     assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_TRANS, 23, 37, 24), 5 + 1 + 5);
-    /* thinner than a tile (N < tn): nothing packed, one launch */
-    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 3, 24), 1);
+    /* thinner than a tile (N < tn): the narrow variant's tile (2 columns = vw, 4 rows):
+     * 2 panels of B, 6 of A, one slice each */
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 3, 24), 3);
+    /* thinner than that (N < vw): nothing packed, one launch */
+    assert_int_equal(launches(ctx, q, CLRT_TRANS, CLRT_NO_TRANS, 23, 1, 24), 1);
     /* B in place: A alone, except with B^T (the kernel would not read packed A) */
     TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
                              "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=4 pack_kib=1 pack_a=2"));
@@ -371,6 +374,51 @@ static void gemm_dot_form(void **state)
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
+}
+
+/* C thinner than a tile (N < tn, not A B^T) runs the narrow launch variant, a
+ * kernel built with one vector of columns and twice the rows per work-item:
+ * built on the first thin product of each transpose pair (counted), correct
+ * across its edges (N below, at and past vw; M around its 2 x tm rows), views,
+ * alpha and beta; N >= tn keeps the kernel it had. */
+static void gemm_narrow_variant(void **state)
+{
+    (void)state;
+    static const char params[] = "use_local=0 tm=3 tn=12 tk=8 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 rows_first=1";
+    static const size_t shapes[][3] = {{13, 5, 9}, {1, 1, 1}, {6, 4, 3}, {7, 11, 20}, {5, 3, 33}, {12, 8, 1}};
+    static const clrt_trans pairs[][2] = {
+        {CLRT_NO_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_TRANS}};
+    clrt_context *ctx = tu_context_on(&fx->dev);
+    clrt_queue *q;
+    TU_OK(clrt_queue_create(&q, ctx));
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, params));
+    /* a thin product first builds the narrow kernels alone (matmul, pack_b, pack_a),
+     * the variant chosen from the parameters without building the usual one */
+    const long before = clrt__debug_live(CLRT__LIVE_KERNEL);
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_TRANS, CLRT_TRANS, 20, 5, 9, 1.0, 0.0, 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), before + 3);
+    for (size_t t = 0; t < sizeof pairs / sizeof *pairs; t++) {
+        const clrt_trans ta = pairs[t][0], tb = pairs[t][1];
+        check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, 9, 12, 7, 1.0, 0.0, 0); /* N = tn: the usual kernel */
+        const long kernels = clrt__debug_live(CLRT__LIVE_KERNEL);
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+            check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, shapes[i][0], shapes[i][1], shapes[i][2], i & 1 ? 2.0 : 1.0,
+                       i & 2 ? -1.0 : 0.0, (unsigned)(i + t) & 7);
+        /* the narrow build's three kernels (built above for A^T B^T) */
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), kernels + (ta && tb ? 0 : 3));
+        const long narrow = clrt__debug_live(CLRT__LIVE_KERNEL);
+        check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, 30, 40, 9, 1.0, 0.5, 3);
+        check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, 30, 10, 9, 1.0, 0.5, 3);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), narrow);
+    }
+    if (fx->dev.has_fp64) {
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, params));
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+            check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_NO_TRANS, shapes[i][0], shapes[i][1], shapes[i][2],
+                       -1.0, 0.25, (unsigned)i & 7);
+    }
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
 }
 
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
@@ -606,6 +654,7 @@ int main(void)
         cmocka_unit_test_teardown(gemm_packed_operands, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_narrow_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
