@@ -97,8 +97,9 @@ static const char *source(const clrt__pvals *p)
 }
 
 /* The launch variant: the op (1-4) and the mode (0-2). */
-static int variant_options(int variant, char *buf, size_t cap)
+static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
 {
+    (void)p;
     int n = snprintf(buf, cap, "-DOP=%d -DMODE=%d", variant % 4 + 1, variant / 4);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
