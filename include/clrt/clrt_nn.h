@@ -1,7 +1,8 @@
 /*
  * clrt — neural-network operations built on the math family (clrt_math.h):
- * relu, linear (fully connected) layers, softmax cross-entropy, SGD with
- * momentum and weight decay, and PyTorch's default initialisation.
+ * relu, linear (fully connected) layers, 2-D convolution and max-pooling,
+ * softmax cross-entropy, SGD with momentum and weight decay, and PyTorch's
+ * default initialisation.
  *
  * Activations are matrices of N rows (the batch) x features columns; an
  * image's C x H x W values lie in one row, channel by channel (NCHW).
@@ -57,6 +58,72 @@ CLRT_API int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_bu
  *  computed), not all three. */
 CLRT_API int clrt_nn_linear_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clrt_buffer *db,
                                      const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w);
+
+/** The geometry of a 2-D convolution (PyTorch's Conv2d, a cross-correlation,
+ *  groups = 1, dilation = 1). An image of channels x height x width is one
+ *  row of x, channel by channel (NCHW); the output image of out_channels x
+ *  out_h x out_w is one row of y, with out_h = (height + 2 padding - kernel_h)
+ *  / stride + 1 (rounded down), out_w likewise. */
+typedef struct clrt_conv2d_shape {
+    size_t channels;       /**< input channels C */
+    size_t height;         /**< input height H */
+    size_t width;          /**< input width W */
+    size_t out_channels;   /**< output channels K (filters) */
+    size_t kernel_h;       /**< filter height */
+    size_t kernel_w;       /**< filter width */
+    size_t stride;         /**< step between windows, both directions, >= 1 */
+    size_t padding;        /**< zeros added on every side, both directions */
+} clrt_conv2d_shape;
+
+/** The output size of a convolution: *out_h and *out_w as clrt_conv2d_shape
+ *  says. A zero channels, height, width, out_channels, kernel or stride, or
+ *  NULL argument: CLRT_EINVAL; a filter larger than the padded image:
+ *  CLRT_ESHAPE. Needs no device. */
+CLRT_API int clrt_nn_conv2d_output(const clrt_conv2d_shape *s, size_t *out_h, size_t *out_w);
+
+/** y (N x out_channels*out_h*out_w) = conv(x (N x channels*height*width),
+ *  w (out_channels x channels*kernel_h*kernel_w: PyTorch's weight tensor,
+ *  flattened)) + b (1 x out_channels, or NULL for no bias). */
+CLRT_API int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
+                                    const clrt_buffer *b, const clrt_conv2d_shape *s);
+
+/** The gradients of clrt_nn_conv2d_forward() given dy (its y's shape), the
+ *  layer's input x and weights w: dx (x's shape), dw (w's shape), db (1 x
+ *  out_channels). Each output is overwritten (not accumulated into); any of
+ *  dx, dw, db may be NULL (not computed), not all three. */
+CLRT_API int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clrt_buffer *db,
+                                     const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w,
+                                     const clrt_conv2d_shape *s);
+
+/** The geometry of a 2-D max-pooling (PyTorch's MaxPool2d, no padding, no
+ *  dilation, floor mode): windows of size x size, stride apart; out_h =
+ *  (height - size) / stride + 1, out_w likewise. Images as in
+ *  clrt_conv2d_shape. */
+typedef struct clrt_pool2d_shape {
+    size_t channels;   /**< channels C */
+    size_t height;     /**< input height H */
+    size_t width;      /**< input width W */
+    size_t size;       /**< window height and width, >= 1 */
+    size_t stride;     /**< step between windows, >= 1 (PyTorch's default is size) */
+} clrt_pool2d_shape;
+
+/** The output size of a max-pooling: a zero field or NULL argument:
+ *  CLRT_EINVAL; a window larger than the image: CLRT_ESHAPE. Needs no device. */
+CLRT_API int clrt_nn_pool2d_output(const clrt_pool2d_shape *s, size_t *out_h, size_t *out_w);
+
+/** y (N x channels*out_h*out_w) = the largest value of each window of x (N x
+ *  channels*height*width); a window holding NaN gives NaN. argmax (int32, y's
+ *  shape, or NULL when no backward pass follows) receives, for each output,
+ *  the position within its channel's height x width plane (row * width +
+ *  column) of the value chosen, the first in row-major order on ties. */
+CLRT_API int clrt_nn_maxpool_forward(clrt_queue *q, clrt_buffer *y, clrt_buffer *argmax, const clrt_buffer *x,
+                                     const clrt_pool2d_shape *s);
+
+/** The gradient of clrt_nn_maxpool_forward(): dx (N x channels*height*width)
+ *  = each dy value added at the position argmax names, zero elsewhere
+ *  (overlapping windows add up). dx is overwritten. */
+CLRT_API int clrt_nn_maxpool_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy,
+                                      const clrt_buffer *argmax, const clrt_pool2d_shape *s);
 
 /** Softmax cross-entropy, mean over the batch: for logits (N x C) and labels
  *  (int32, N x 1, each in 0..C-1), loss (1 x 1) = -(1/N) sum_i
