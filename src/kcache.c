@@ -219,10 +219,19 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
     start_locked(ctx, kernel, dtype, &b->p, &b->origin);
     int status = build_fitted(ctx, def, b, func);
     if (status != CLRT_OK && b->origin == CLRT_PARAMS_TUNED) {
-        /* tuned parameters that do not build or fit: the defaults instead */
+        /* tuned parameters that do not build or fit: the defaults instead, for every
+         * launch variant of the slot. A new generation starts from them and retires
+         * the variants already built from the tuned ones (kept until the context
+         * goes, as after an override), so that one kernel and dtype never runs two
+         * parameter sets, and clrt_tune_current reports what runs. */
         clrt__tuned_rejected(&ctx->info, kernel, dtype, clrt_error_message());
         b->origin = CLRT_PARAMS_DEFAULT;
         def->defaults(&ctx->facts, elem, &b->p);
+        s->start = b->p;
+        s->start_origin = CLRT_PARAMS_DEFAULT;
+        s->start_gen = atomic_fetch_add(&s->gen, 1) + 1;
+        s->has_start = 1;
+        b->gen = s->start_gen;
         status = build_fitted(ctx, def, b, func);
     }
     if (status != CLRT_OK) {
