@@ -6,7 +6,8 @@
  *   OP      1 sum, 2 max, 3 min, 4 argmax         } the launch variant,
  *   MODE    0 ROW_ITEMS, 1 ROW_GROUP, 2 COLS      } not tuning values
  *   WG      work-group size (a power of two)
- *   ITEMS   vectors of a row each work-item reduces in sequence
+ *   ITEMS   vectors of a row each work-item reduces in sequence (SHARE: ARG_ITEMS
+ *           for argmax)
  *   CROWS   rows each work-item reduces in sequence (COLS)
  * Launch: 1-D, local = WG, global from clrt__reduce_geometry (flat indices, so that
  * no dimension but the first is large: some drivers limit the group count of the
@@ -45,8 +46,18 @@
 #ifndef ITEMS
 #define ITEMS 4
 #endif
+#ifndef ARG_ITEMS
+#define ARG_ITEMS 4
+#endif
 #ifndef CROWS
 #define CROWS 8
+#endif
+
+/* vectors of a row per work-item: argmax's own count (its per-item end is longer) */
+#if OP == 4
+#define SHARE ARG_ITEMS
+#else
+#define SHARE ITEMS
 #endif
 
 #if OP == 1
@@ -156,14 +167,14 @@ inline void add_vec(REALV *acc, __global const REAL *row, const ulong v, const u
     } while (0)
 #endif
 
-/* The work-item's share of a row: its vectors v0, v0 + step, ... (at most ITEMS,
+/* The work-item's share of a row: its vectors v0, v0 + step, ... (at most SHARE,
  * those that start inside the row), in sequence per lane, then the lanes, as one
  * value (*best_idx: its column, argmax). */
 inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, const int has_idx,
                          const ulong cols, const ulong v0, const ulong step, int *best_idx)
 {
     const ulong vectors = (cols + VW - 1) / VW;
-    const uint n = v0 >= vectors ? 0 : (uint)min((ulong)ITEMS, (vectors - v0 + step - 1) / step);
+    const uint n = v0 >= vectors ? 0 : (uint)min((ulong)SHARE, (vectors - v0 + step - 1) / step);
     /* vector-typed loads (one wide load on GPUs) when the row starts on a vector boundary */
     const int aligned = ((size_t)row % (VW * sizeof(REAL))) == 0;
 #if OP == 4
@@ -184,19 +195,29 @@ inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, 
          * order, so equals and later NaNs never replace); lanes past the row's end start as
          * the identity with no column */
         REALV bv = (REALV)(IDENT);
-        IDXV bc = (IDXV)(INT_MAX);
-        for (uint j = 0; j < n; ++j) {
-            const ulong v = v0 + j * step, e = v * VW;
+        /* each lane starts at its first column (INT_MAX past the row's end): a lane of
+         * nothing but -inf then answers its first, and the loop needs no third test */
+        IDXV bc = (IDXV)((IDX)(v0 * VW)) + LANE_COLS;
+        bc = bc < (IDXV)((IDX)cols) ? bc : (IDXV)(INT_MAX);
+        /* the whole vectors in a loop with no test but the comparison, then the row's
+         * last vector if it is partial (a share's vectors go up, so it comes last) */
+        const ulong whole = cols / VW;
+        uint j = 0;
+        for (; j < n && v0 + j * step < whole; ++j) {
+            const ulong v = v0 + j * step;
+            const REALV x = aligned ? ((__global const REALV *)row)[v] : VLOAD(v, row);
+            const IDXV take = (x > bv) | ((x != x) & (bv == bv));
+            bv = take ? x : bv;
+            bc = take ? (IDXV)((IDX)(v * VW)) + LANE_COLS : bc;
+        }
+        if (j < n) {
+            const ulong e = (v0 + j * step) * VW;
             REALV x;
+            for (uint q = 0; q < VW; ++q)
+                LANE(x, q) = e + q < cols ? row[e + q] : IDENT;
             IDXV c = (IDXV)((IDX)e) + LANE_COLS;
-            if (e + VW <= cols) {
-                x = aligned ? ((__global const REALV *)row)[v] : VLOAD(v, row);
-            } else {
-                for (uint q = 0; q < VW; ++q)
-                    LANE(x, q) = e + q < cols ? row[e + q] : IDENT;
-                c = c < (IDXV)((IDX)cols) ? c : (IDXV)(INT_MAX);
-            }
-            const IDXV take = (x > bv) | (isnan(x) & !isnan(bv)) | (bc == (IDXV)(INT_MAX) && c != (IDXV)(INT_MAX));
+            c = c < (IDXV)((IDX)cols) ? c : (IDXV)(INT_MAX);
+            const IDXV take = (x > bv) | ((x != x) & (bv == bv));
             bv = take ? x : bv;
             bc = take ? c : bc;
         }
@@ -246,7 +267,7 @@ inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, 
     *best_idx = 0;
     REALV acc = (REALV)(IDENT);
 #pragma unroll
-    for (uint j = 0; j < ITEMS; ++j)
+    for (uint j = 0; j < SHARE; ++j)
         if (j < n)
             add_vec(&acc, row, v0 + j * step, cols, aligned);
     return fold(&acc);
@@ -260,15 +281,15 @@ void reduce(const ulong rows, const ulong cols, __global const REAL *in, const u
             const uint write_val)
 {
 #if MODE == 0
-    /* ROW_ITEMS: work-item (r, p) reduces vectors p*ITEMS .. p*ITEMS+ITEMS-1 of row r */
-    const ulong chunks = (cols + ITEMS * VW - 1) / (ITEMS * VW);
+    /* ROW_ITEMS: work-item (r, p) reduces vectors p*SHARE .. p*SHARE+SHARE-1 of row r */
+    const ulong chunks = (cols + SHARE * VW - 1) / (SHARE * VW);
     const ulong gid = get_global_id(0);
     if (gid >= rows * chunks)
         return;
     const ulong r = gid / chunks, p = gid - r * chunks; /* no %: see the note at the top */
     int bi;
     const REAL s =
-        reduce_share(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols, p * ITEMS, 1, &bi);
+        reduce_share(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols, p * SHARE, 1, &bi);
     if (write_val)
         out[out_off + r * out_ld + p] = s;
 #if OP == 4
@@ -276,20 +297,20 @@ void reduce(const ulong rows, const ulong cols, __global const REAL *in, const u
 #endif
 
 #elif MODE == 1
-    /* ROW_GROUP: group (r, p) reduces vectors p*WG*ITEMS .. of row r; work-item l takes
+    /* ROW_GROUP: group (r, p) reduces vectors p*WG*SHARE .. of row r; work-item l takes
      * l, l + WG, l + 2 WG, ... (consecutive work-items, consecutive vectors: coalesced),
      * then a halving tree over the group in local memory */
     __local REAL sv[WG];
 #if OP == 4
     __local int si[WG];
 #endif
-    const ulong chunks = (cols + WG * ITEMS * VW - 1) / (WG * ITEMS * VW);
+    const ulong chunks = (cols + WG * SHARE * VW - 1) / (WG * SHARE * VW);
     const ulong g = get_group_id(0);
     const uint l = get_local_id(0);
     const ulong r = g / chunks, p = g - r * chunks; /* the host launches exactly rows*chunks groups */
     int bi;
     sv[l] = reduce_share(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols,
-                         p * WG * ITEMS + l, WG, &bi);
+                         p * WG * SHARE + l, WG, &bi);
 #if OP == 4
     si[l] = bi;
 #endif

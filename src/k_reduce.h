@@ -37,6 +37,8 @@
       "(GPUs), 0 each work-item's share is a partial of the next level (CPUs)")                               \
     X(wg, "WG", 1, 4096, "16 64 256 1024", "64 128 256 512", "work-group size, a power of two")                \
     X(items, "ITEMS", 1, 256, "4 16 64", "1 2 4 8", "vectors of a row each work-item reduces, in sequence")     \
+    X(arg_items, "ARG_ITEMS", 1, 256, "16 64 128", "1 2 4 8",                                                  \
+      "vectors of a row each work-item reduces for argmax, in sequence (its per-item end is longer)")           \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4", "vector width: 1, 2, 4, 8 or 16")                                    \
     X(crows, "CROWS", 2, 256, "4 16 64", "4 16 64", "rows each work-item reduces in a column reduction, in sequence")
 
@@ -62,14 +64,14 @@ enum { CLRT__RED_ROW_ITEMS = 0, CLRT__RED_ROW_GROUP = 1, CLRT__RED_COLS = 2 };
 static inline int clrt__reduce_variant(int op, int mode) { return (op - 1) + 4 * mode; }
 
 /* Elements of a row one work-item (ROW_ITEMS) or work-group (ROW_GROUP)
- * reduces into one partial. */
-size_t clrt__reduce_chunk(const clrt__reduce_params *p, int mode);
-/* The mode that reduces rows of `cols` elements with p. */
-int clrt__reduce_row_mode(const clrt__reduce_params *p, size_t cols);
+ * reduces into one partial with op. */
+size_t clrt__reduce_chunk(const clrt__reduce_params *p, int op, int mode);
+/* The mode that reduces rows of `cols` elements with p and op. */
+int clrt__reduce_row_mode(const clrt__reduce_params *p, int op, size_t cols);
 /* 1-D NDRange of a level over `rows` rows of `cols` (row modes: one
  * work-item or group per chunk; COLS: one work-item per CROWS rows x VW
  * columns). */
-void clrt__reduce_geometry(const clrt__reduce_params *p, int mode, size_t rows, size_t cols, size_t global[1],
+void clrt__reduce_geometry(const clrt__reduce_params *p, int op, int mode, size_t rows, size_t cols, size_t global[1],
                            size_t local[1]);
 
 #endif

@@ -58,13 +58,13 @@ static int make_plan(clrt_context *ctx, int op, clrt_axis axis, int dtype, size_
             if (st != CLRT_OK)
                 return st;
             const clrt__reduce_params items = clrt__rd(&k->p);
-            l->mode = clrt__reduce_row_mode(&items, cols);
+            l->mode = clrt__reduce_row_mode(&items, op, cols);
             if (l->mode != CLRT__RED_ROW_ITEMS &&
                 (st = clrt__kcache_get(ctx, CLRT__K_REDUCE, dtype, clrt__reduce_variant(op, l->mode), func, &k)) !=
                     CLRT_OK)
                 return st;
             const clrt__reduce_params p = clrt__rd(&k->p);
-            const size_t chunks = clrt__ceil_div(cols, clrt__reduce_chunk(&p, l->mode));
+            const size_t chunks = clrt__ceil_div(cols, clrt__reduce_chunk(&p, op, l->mode));
             l->out_ld = chunks;
             l->final = chunks == 1 && (axis == CLRT_EACH_ROW || rows == 1);
             next_rows = rows;
@@ -166,7 +166,7 @@ static int run_plan(clrt_queue *q, const plan *pl, int op, const clrt_buffer *a,
                                   &to.ld, &in.idx, &in.idx_off, &to.idx, &to.idx_off, &has_idx, &write_val};
         size_t global[1], local[1];
         clrt__reduce_params p = clrt__rd(&l->k->p);
-        clrt__reduce_geometry(&p, l->mode, l->rows, l->cols, global, local);
+        clrt__reduce_geometry(&p, op, l->mode, l->rows, l->cols, global, local);
         status = clrt__launch(q, l->k, func, 14, sizes, values, 1, global, local);
         /* the next level reads these partials as a dense matrix */
         in = (place){.mem = q->scratch, .idx = q->scratch, .off = to.off, .ld = l->out_ld, .idx_off = to.idx_off};

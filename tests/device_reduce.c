@@ -334,13 +334,13 @@ static void reduce_every_variant(void **state)
 {
     (void)state;
     static const char *const variants[] = {
-        "group_rows=0 wg=1 items=1 vw=2 crows=2",
-        "group_rows=1 wg=4 items=2 vw=1 crows=3",
-        "group_rows=1 wg=8 items=3 vw=4 crows=5",
-        "group_rows=0 wg=16 items=2 vw=8 crows=2",
+        "group_rows=0 wg=1 items=1 arg_items=3 vw=2 crows=2",
+        "group_rows=1 wg=4 items=2 arg_items=5 vw=1 crows=3",
+        "group_rows=1 wg=8 items=3 arg_items=1 vw=4 crows=5",
+        "group_rows=0 wg=16 items=2 arg_items=4 vw=8 crows=2",
         /* 16-lane vectors: not under Oclgrind, whose uninitialised-value check
          * loses track of 64-byte vector loads */
-        "group_rows=1 wg=2 items=1 vw=16 crows=4",
+        "group_rows=1 wg=2 items=1 arg_items=2 vw=16 crows=4",
     };
     static const size_t shapes[][2] = {{9, 70}, {70, 9}, {1, 300}, {300, 1}, {3, 5}};
     const size_t nv = sizeof variants / sizeof *variants - (tu_small() ? 1 : 0);
