@@ -38,8 +38,8 @@ double clrt__work_amount(int kernel, int dtype, clrt__shape s)
 {
     if (kernel == CLRT__K_MATMUL)
         return 2.0 * (double)s.m * (double)s.n * (double)s.k;
-    if (matrix_kernel(kernel)) /* reduce: three sums of the matrix; transpose: a read and a write */
-        return (kernel == CLRT__K_REDUCE ? 3.0 : 2.0) * (double)s.m * (double)s.n * (double)clrt__dtype_size(dtype);
+    if (matrix_kernel(kernel)) /* reduce: three sums and an argmax of the matrix; transpose: a read and a write */
+        return (kernel == CLRT__K_REDUCE ? 4.0 : 2.0) * (double)s.m * (double)s.n * (double)clrt__dtype_size(dtype);
     /* bytes: 3 for the add, 2 for the sigmoid in place, 2 for the broadcast add in
      * place (and its row) */
     return (7.0 * (double)s.m + 1.0) * (double)s.n * (double)clrt__dtype_size(dtype);
@@ -69,7 +69,8 @@ void clrt__work_free(clrt__work *w)
     clrt_buffer_destroy(w->c);
     clrt_buffer_destroy(w->brow);
     clrt_buffer_destroy(w->d);
-    w->a = w->b = w->c = w->brow = w->d = NULL;
+    clrt_buffer_destroy(w->e);
+    w->a = w->b = w->c = w->brow = w->d = w->e = NULL;
 }
 
 int clrt__work_make(clrt__work *w, int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s,
@@ -286,6 +287,8 @@ static int matrix_make(clrt__work *w, int dtype, clrt_context *ctx, const void *
             st = clrt_buffer_create(&w->c, ctx, dt, 1, n);
         if (st == CLRT_OK)
             st = clrt_buffer_create(&w->d, ctx, dt, 1, 1);
+        if (st == CLRT_OK)
+            st = clrt_buffer_create(&w->e, ctx, CLRT_INT32, m, 1);
     } else {
         st = clrt_buffer_create(&w->c, ctx, dt, n, m);
     }
@@ -301,6 +304,8 @@ static int matrix_run(clrt__work *w)
             st = clrt_reduce(w->q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, w->b, w->a);
         if (st == CLRT_OK)
             st = clrt_reduce(w->q, CLRT_REDUCE_SUM, CLRT_EACH_COL, w->c, w->a);
+        if (st == CLRT_OK)
+            st = clrt_argmax_rows(w->q, w->e, w->a);
     } else {
         st = clrt_transpose(w->q, w->c, w->a);
     }

@@ -23,6 +23,7 @@ typedef struct clrt__work {
     clrt_buffer *a, *b, *c;
     clrt_buffer *brow; /* elementwise: b's first row, a view (the broadcast operand) */
     clrt_buffer *d; /* reduce: the all-elements sum (b each row's, c each column's) */
+    clrt_buffer *e; /* reduce: each row's argmax (int32), so that arg_items is timed too */
 } clrt__work;
 
 /* The shape timed at size (n x n x n, or about n elements). */
