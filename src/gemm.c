@@ -10,6 +10,7 @@
 #include "context.h"
 #include "debug.h"
 #include "error.h"
+#include "k_matmul_plan.h"
 #include "kcache.h"
 
 /* The operands of one product, as the kernel takes them. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k_matmul_plan.h"
 #include "kernels.h"
 
 /* The elementwise kernel's run (clrt__work_run): c = a + b (the flat path, bound by
