@@ -1,0 +1,26 @@
+# clrt_mpi's suites (included by tests/CMakeLists.txt when clrt_mpi is built):
+# each program runs under mpirun on 1, 2 and 3 ranks of this one machine, on
+# POCL, as mpi_<name>.np<R>. Each rank's POCL gets one thread
+# (POCL_MAX_PTHREAD_COUNT=1) so that the ranks do not fight over the cores.
+# Open MPI refuses root (CI runs as root) unless told, and on a machine with
+# fewer cores than ranks unless oversubscribing is allowed. A rank that fails
+# a check calls MPI_Abort, so nothing waits for it; TIMEOUT is the backstop
+# for a hang, which the fault suite exists to show there is none of.
+if(NOT "pocl" IN_LIST _drivers)
+  message(STATUS "clrt_mpi tests: not registered (they run on POCL, which is not among the test drivers)")
+  return()
+endif()
+set(_mpi_env "OCL_ICD_VENDORS=${_icd_root}/pocl" "CLRT_DEVICE=" "CLRT_TUNED=0" "CLRT_CACHE=0"
+             "POCL_MAX_PTHREAD_COUNT=1" "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+             "OMPI_MCA_rmaps_base_oversubscribe=1" "OMPI_MCA_btl_vader_single_copy_mechanism=none")
+foreach(name mpi_ops mpi_faults)
+  add_executable(${name} ${name}.c)
+  target_link_libraries(${name} PRIVATE clrt_mpi m)
+  clrt_warnings(${name})
+  foreach(np 1 2 3)
+    add_test(NAME ${name}.np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --bind-to none ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;pocl" ENVIRONMENT "${_mpi_env}" TIMEOUT 120)
+  endforeach()
+endforeach()
