@@ -3,7 +3,8 @@
 # Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
 # CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), and Doxygen
-# for the API reference (the docs target).
+# for the API reference (the docs target), zlib (clrt-train reads .gz IDX
+# files) and Fashion-MNIST (the real data clrt-train and its CI test use).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -18,5 +19,6 @@ apt-get install -y -qq --no-install-recommends \
     libcmocka-dev \
     libopenblas-dev libclblast-dev gnuplot-nox \
     doxygen \
+    zlib1g-dev dataset-fashion-mnist \
     >/dev/null
 echo "setup-debian: done"
