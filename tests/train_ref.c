@@ -136,6 +136,26 @@ static void relu_backward(double *d, const double *a, size_t count)
         d[i] = a[i] > 0 ? d[i] : 0;
 }
 
+void ref_net_logits(double *logits, const double *const p[REF_TENSORS], const double *x, size_t n)
+{
+    double *c1 = calloc(n * 11520, sizeof *c1), *p1 = calloc(n * 2880, sizeof *p1);
+    double *c2 = calloc(n * 3200, sizeof *c2), *p2 = calloc(n * 800, sizeof *p2), *hh = calloc(n * 500, sizeof *hh);
+    ref_conv_forward(c1, x, p[0], p[1], n, 1, 28, 28, 20, 5, 5, 1, 0);
+    relu(c1, n * 11520);
+    ref_pool_forward(p1, NULL, c1, n, 20, 24, 24, 2, 2);
+    ref_conv_forward(c2, p1, p[2], p[3], n, 20, 12, 12, 50, 5, 5, 1, 0);
+    relu(c2, n * 3200);
+    ref_pool_forward(p2, NULL, c2, n, 50, 8, 8, 2, 2);
+    linear(hh, p2, p[4], p[5], n, 800, 500);
+    relu(hh, n * 500);
+    linear(logits, hh, p[6], p[7], n, 500, 10);
+    free(c1);
+    free(p1);
+    free(c2);
+    free(p2);
+    free(hh);
+}
+
 double ref_net_grads(double *const g[REF_TENSORS], const double *const p[REF_TENSORS], const double *x,
                      const int32_t *labels, size_t n)
 {

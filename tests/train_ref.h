@@ -24,6 +24,9 @@ void ref_pool_backward(double *dx, const double *dy, const int32_t *am, size_t n
 enum { REF_TENSORS = 8 };
 extern const size_t ref_tensor_size[REF_TENSORS];
 
+/* logits (n x 10) of n images x (n x 784) with the tensors p. */
+void ref_net_logits(double *logits, const double *const p[REF_TENSORS], const double *x, size_t n);
+
 /* One training step's loss and gradients for n images x (n x 784) with
  * labels; p[i] the 8 tensors, g[i] receives their gradients. */
 double ref_net_grads(double *const g[REF_TENSORS], const double *const p[REF_TENSORS], const double *x,

@@ -226,15 +226,15 @@ int train_net_step(train_net *n, const clrt_buffer *x, const clrt_buffer *labels
     return st;
 }
 
-int train_net_classify(train_net *n, clrt_buffer *pred, clrt_buffer *x)
+int train_net_classify(train_net *n, clrt_buffer *pred, clrt_buffer *x, size_t per_pass)
 {
     const size_t rows = clrt_buffer_rows(x);
     int st = CLRT_OK;
-    for (size_t r = 0; st == CLRT_OK && r < rows; r += TRAIN_EVAL_ROWS) {
+    for (size_t r = 0; st == CLRT_OK && r < rows; r += per_pass) {
         clrt_buffer *xv = NULL, *pv = NULL;
-        st = clrt_buffer_view(&xv, x, r, 0, TRAIN_EVAL_ROWS, clrt_buffer_cols(x));
+        st = clrt_buffer_view(&xv, x, r, 0, per_pass, clrt_buffer_cols(x));
         if (st == CLRT_OK)
-            st = clrt_buffer_view(&pv, pred, r, 0, TRAIN_EVAL_ROWS, 1);
+            st = clrt_buffer_view(&pv, pred, r, 0, per_pass, 1);
         if (st == CLRT_OK)
             st = train_net_forward(n, xv, 0);
         if (st == CLRT_OK)

@@ -77,9 +77,9 @@ int train_net_sgd(train_net *n, double lr, double mu);
 int train_net_step(train_net *n, const clrt_buffer *x, const clrt_buffer *labels, clrt_buffer *loss, double lr,
                    double mu);
 
-/* pred (int32, rows x 1) = the class of each row of x (rows a multiple of
- * TRAIN_EVAL_ROWS, the net made for at least that many): forward passes of
- * TRAIN_EVAL_ROWS images each. */
-int train_net_classify(train_net *n, clrt_buffer *pred, clrt_buffer *x);
+/* pred (int32, rows x 1) = the class of each row of x: forward passes of
+ * `per_pass` images each (rows a multiple of it, the net made for at least
+ * that many; clrt-train always passes TRAIN_EVAL_ROWS). */
+int train_net_classify(train_net *n, clrt_buffer *pred, clrt_buffer *x, size_t per_pass);
 
 #endif

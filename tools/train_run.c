@@ -78,7 +78,7 @@ static int evaluate(run *r, train_net *net, size_t *correct)
     int32_t *p = malloc(rows * sizeof *p);
     int st = p ? clrt_buffer_create(&pred, r->ctx, CLRT_INT32, rows, 1) : CLRT_ENOMEM;
     if (st == CLRT_OK)
-        st = train_net_classify(net, pred, r->tx);
+        st = train_net_classify(net, pred, r->tx, TRAIN_EVAL_ROWS);
     if (st == CLRT_OK)
         st = clrt_buffer_read(r->q, pred, p, rows);
     *correct = 0;
@@ -385,7 +385,7 @@ int train_predict(const train_opts *o)
     if (st == CLRT_OK)
         st = clrt_buffer_create(&pred, r.ctx, CLRT_INT32, rows, 1);
     if (st == CLRT_OK)
-        st = train_net_classify(r.net, pred, r.tx);
+        st = train_net_classify(r.net, pred, r.tx, TRAIN_EVAL_ROWS);
     if (st == CLRT_OK)
         st = clrt_buffer_read(r.q, pred, p, rows);
     if (pred)
