@@ -8,6 +8,7 @@
  * article's loss.item() sum) only when a line is printed. */
 #include "train_run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,16 @@
 #include "train_progress.h"
 #include "train_shuffle.h"
 #include "train_state.h"
+
+/* Set by SIGINT and SIGTERM: the run stops after the mini-batch in flight,
+ * as --stop-after would (saving with --save), so a Ctrl-C loses nothing. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
 
 /* Largest number of losses kept on the device between two reads. */
 #define LOSS_ROWS_MAX 4096
@@ -218,7 +229,7 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, siz
         } else if (r->kept == r->nloss_rows)
             st = flush_losses(r);
         train_progress_step(e + 1, *done, *images);
-        if (st == CLRT_OK && o->stop_after && *done == o->stop_after && *done < total) {
+        if (st == CLRT_OK && *done < total && ((o->stop_after && *done == o->stop_after) || interrupted)) {
             st = flush_losses(r);
             *stop = 1;
             /* Stopped at an epoch's end: the next epoch starts afresh. */
@@ -297,6 +308,8 @@ int train_run(const train_opts *o)
     uint64_t stop_shuffle = 0;
     int stop = 0;
     train_progress_start(o->progress, total, o->batch);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     const double t0 = train_now();
     for (unsigned e = e0; st == CLRT_OK && !stop && e < o->epochs; e++) {
         const uint64_t start_state = shuffle;
@@ -309,6 +322,8 @@ int train_run(const train_opts *o)
         stop_shuffle = stop_epoch == e ? start_state : shuffle;
     }
     free(order);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     if (st == CLRT_OK)
         st = clrt_queue_finish(r.q);
     const double secs = train_now() - t0;
@@ -321,8 +336,10 @@ int train_run(const train_opts *o)
     if (stop) {
         if (o->save && (rc = save_state(&r, stop_epoch, stop_index, stop_shuffle)) != 0)
             goto out;
-        fprintf(stderr, "clrt-train: stopped after %zu mini-batches%s%s\n", done, o->save ? "; saved to " : "",
-                o->save ? o->save : "");
+        fprintf(stderr, "clrt-train: %s after %zu mini-batches%s%s\n", interrupted ? "interrupted" : "stopped", done,
+                o->save ? "; saved to " : "", o->save ? o->save : "");
+        if (interrupted)
+            rc = 130; /* the shell's code for a run ended by a signal */
     } else {
         printf("Finished Training\n");
         fflush(stdout);
@@ -342,8 +359,10 @@ int train_run(const train_opts *o)
                             .losses = r.printed, .nlosses = r.nprinted, .test_correct = stop ? 0 : correct,
                             .test_total = stop ? 0 : r.test.count,
                             .images_per_s = secs > 0 ? (double)images / secs : 0, .train_seconds = secs};
-        if ((rc = train_json_write(o->json, &rep, r.err, sizeof r.err)) != 0)
+        if (train_json_write(o->json, &rep, r.err, sizeof r.err) != 0) {
             fprintf(stderr, "clrt-train: %s\n", r.err);
+            rc = 2;
+        }
     }
 out:
     train_state_free(&saved);
