@@ -9,9 +9,9 @@
  *             dW = dyc cols^T (cols made again)         im2col, clrt_gemm
  *             dcols = W^T dyc; dx = col2im(dcols)       clrt_gemm, nn_im2col: col2im
  * The whole batch is one GEMM, K x NP x C*KH*KW: long and thin, the shapes
- * the matmul kernel handles well. Intermediates are made and destroyed here
- * (OpenCL keeps their memory until the enqueued work is done); the queue is
- * in order, so dcols reuses cols' memory. */
+ * the matmul kernel handles well. The intermediates live in the queue's nn
+ * slots (nn_launch.h: kept between calls); the queue is in order, so dcols
+ * reuses cols' memory. */
 #include <stdint.h>
 
 #include "error.h"
@@ -144,9 +144,10 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         return st;
     clrt_buffer *cols = NULL, *yc = NULL;
     const size_t np = n * d.plane;
-    st = clrt__nn_temp(q, x->dtype, d.ckk, np, func, &cols);
+    clrt__nn_begin(q);
+    st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, x->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK)
-        st = clrt__nn_temp(q, x->dtype, kk, np, func, &yc);
+        st = clrt__nn_temp(q, CLRT__NN_SLOT_PLANES, x->dtype, kk, np, func, &yc);
     if (st == CLRT_OK)
         st = im2col(q, ki, s, &d, x, cols, func);
     if (st == CLRT_OK)
@@ -163,10 +164,7 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         clrt__nn_int(&a, b != NULL);
         st = clrt__nn_launch(q, kl, -1, func, &a, n * kk);
     }
-    if (cols)
-        clrt_buffer_destroy(cols);
-    if (yc)
-        clrt_buffer_destroy(yc);
+    clrt__nn_end(q);
     return st;
 }
 
@@ -220,11 +218,12 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         return st;
     const size_t np = n * d.plane;
     clrt_buffer *dyc = NULL, *cols = NULL, *sums = NULL;
-    st = clrt__nn_temp(q, dy->dtype, kk, np, func, &dyc);
+    clrt__nn_begin(q);
+    st = clrt__nn_temp(q, CLRT__NN_SLOT_PLANES, dy->dtype, kk, np, func, &dyc);
     if (st == CLRT_OK && (dw || dx))
-        st = clrt__nn_temp(q, dy->dtype, d.ckk, np, func, &cols);
+        st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, dy->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK && db)
-        st = clrt__nn_temp(q, dy->dtype, kk, 1, func, &sums);
+        st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, dy->dtype, kk, 1, func, &sums);
     if (st == CLRT_OK) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
@@ -246,9 +245,6 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, w, dyc, 0.0, cols);
     if (st == CLRT_OK && dx)
         st = col2im(q, ki, s, &d, cols, dx, func);
-    clrt_buffer *tmp[] = {dyc, cols, sums};
-    for (size_t i = 0; i < 3; i++)
-        if (tmp[i])
-            clrt_buffer_destroy(tmp[i]);
+    clrt__nn_end(q);
     return st;
 }

@@ -4,7 +4,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "debug.h"
 #include "error.h"
 #include "k_nn.h"
 #include "kernels.h"
@@ -85,32 +87,98 @@ int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, const char *func, const cl
     return clrt__launch(q, k, func, a->n, a->sizes, a->values, 2, global, local);
 }
 
-int clrt__nn_temp(clrt_queue *q, clrt_dtype dtype, size_t rows, size_t cols, const char *func, clrt_buffer **out)
+struct clrt__nn_scratch {
+    cl_mem mem[CLRT__NN_SLOTS];
+    size_t bytes[CLRT__NN_SLOTS];
+    clrt_buffer window[CLRT__NN_SLOTS]; /* the shape a call asked for, over mem */
+};
+
+void clrt__nn_begin(clrt_queue *q) { clrt_mutex_lock(&q->nn_lock); }
+
+void clrt__nn_end(clrt_queue *q) { clrt_mutex_unlock(&q->nn_lock); }
+
+void clrt__nn_scratch_free(clrt_queue *q)
+{
+    if (!q->nn)
+        return;
+    for (int i = 0; i < CLRT__NN_SLOTS; i++)
+        if (q->nn->mem[i]) {
+            clReleaseMemObject(q->nn->mem[i]);
+            clrt__live(CLRT__LIVE_SCRATCH, -1);
+        }
+    free(q->nn);
+    q->nn = NULL;
+}
+
+/* A buffer handle of rows x cols over mem, for the calls below (never given out). */
+static clrt_buffer *window(clrt_queue *q, int slot, clrt_dtype dtype, size_t rows, size_t cols)
+{
+    clrt_buffer *w = &q->nn->window[slot];
+    memset(w, 0, sizeof *w);
+    w->tag = CLRT__TAG_BUFFER;
+    w->ctx = q->ctx;
+    w->cl = q->nn->mem[slot];
+    w->dtype = dtype;
+    w->rows = rows;
+    w->cols = cols;
+    w->ld = cols;
+    w->elem = clrt__dtype_size((int)dtype);
+    w->is_view = 1; /* it owns nothing */
+    return w;
+}
+
+/* Grow slot to bytes; on an emulator the new memory is zeroed from the host:
+ * Oclgrind (21.10) never frees the shadow memory of a released buffer, so a
+ * new buffer that gets a released one's id keeps its size, and what kernels
+ * write past that size still reads as uninitialised (a false report; see
+ * docs/nn.md). A host write sizes the shadow anew. */
+static int grow(clrt_queue *q, int slot, size_t bytes, const char *func)
+{
+    struct clrt__nn_scratch *s = q->nn;
+    if (s->bytes[slot] >= bytes)
+        return CLRT_OK;
+    if (s->mem[slot]) {
+        clReleaseMemObject(s->mem[slot]);
+        clrt__live(CLRT__LIVE_SCRATCH, -1);
+        s->mem[slot] = NULL;
+        s->bytes[slot] = 0;
+    }
+    if ((uint64_t)bytes > q->ctx->info.max_alloc)
+        return clrt__fail(CLRT_ENOMEM, func, "an intermediate of %zu bytes is above the largest buffer device '%s' allows",
+                          bytes, q->ctx->info.name);
+    cl_int err = clrt__fault(CLRT__FAULT_CREATE_BUFFER);
+    cl_mem m = NULL;
+    if (err == CL_SUCCESS)
+        m = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS || !m)
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateBuffer", &q->ctx->info,
+                             "cannot allocate an intermediate of %zu bytes", bytes);
+    clrt__live(CLRT__LIVE_SCRATCH, +1);
+    s->mem[slot] = m;
+    s->bytes[slot] = bytes;
+    if (q->ctx->facts.emulator) {
+        void *zeros = calloc(1, bytes);
+        if (!zeros)
+            return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+        err = clEnqueueWriteBuffer(q->cl, m, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
+        free(zeros);
+        if (err != CL_SUCCESS)
+            return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
+    }
+    return CLRT_OK;
+}
+
+int clrt__nn_temp(clrt_queue *q, int slot, clrt_dtype dtype, size_t rows, size_t cols, const char *func,
+                  clrt_buffer **out)
 {
     *out = NULL;
-    int st = clrt_buffer_create(out, q->ctx, dtype, rows, cols);
-    if (st != CLRT_OK) {
-        /* name the layer, keep the buffer's reason */
-        char why[256];
-        snprintf(why, sizeof why, "%s", clrt_error_message());
-        return clrt__fail(st, func, "cannot make a %zu x %zu intermediate: %s", rows, cols, why);
-    }
-    /* Oclgrind (21.10) never frees the shadow memory of a released buffer: a
-     * new buffer that gets the released one's id keeps its size, and what a
-     * kernel writes past that size still reads as uninitialised (a false
-     * report; docs/nn.md has the reproducer). A host write sizes the shadow
-     * anew, so on an emulator every intermediate starts as zeros from the host. */
-    if (q->ctx->facts.emulator) {
-        void *zeros = calloc(rows * cols, clrt__dtype_size((int)dtype));
-        if (!zeros)
-            st = clrt__fail(CLRT_ENOMEM, func, "no host memory for a %zu x %zu intermediate", rows, cols);
-        else
-            st = clrt_buffer_write(q, *out, zeros, rows * cols);
-        free(zeros);
-        if (st != CLRT_OK) {
-            clrt_buffer_destroy(*out);
-            *out = NULL;
-        }
-    }
+    size_t bytes;
+    if (clrt__matrix_bytes(rows, cols, clrt__dtype_size((int)dtype), &bytes) != 0)
+        return clrt__fail(CLRT_ESHAPE, func, "a %zu x %zu intermediate overflows", rows, cols);
+    if (!q->nn && !(q->nn = calloc(1, sizeof *q->nn)))
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    int st = grow(q, slot, bytes, func);
+    if (st == CLRT_OK)
+        *out = window(q, slot, dtype, rows, cols);
     return st;
 }

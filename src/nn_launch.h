@@ -39,7 +39,20 @@ int clrt__nn_launch(clrt_queue *q, clrt__built *k, int aux, const char *func, co
 int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, const char *func, const clrt__nn_args *a, size_t cols,
                        size_t rows);
 
-/* A contiguous rows x cols intermediate of dtype on q's context, for func. */
-int clrt__nn_temp(clrt_queue *q, clrt_dtype dtype, size_t rows, size_t cols, const char *func, clrt_buffer **out);
+/* Intermediates: each nn call that needs them holds q's nn lock from its
+ * first use to its last enqueue (clrt__nn_begin / clrt__nn_end) and takes
+ * them from the queue's slots, which keep their memory between calls (a fresh
+ * buffer costs its first-touch page faults on every call; measured in
+ * docs/nn.md) and grow to the largest size asked; the queue is in order, so a
+ * later call's use comes after every earlier call's. */
+enum { CLRT__NN_SLOT_COLS, CLRT__NN_SLOT_PLANES, CLRT__NN_SLOT_SMALL, CLRT__NN_SLOTS };
+void clrt__nn_begin(clrt_queue *q);
+void clrt__nn_end(clrt_queue *q);
+/* A contiguous rows x cols matrix of dtype in slot (its contents undefined),
+ * valid until clrt__nn_end; not to be destroyed. */
+int clrt__nn_temp(clrt_queue *q, int slot, clrt_dtype dtype, size_t rows, size_t cols, const char *func,
+                  clrt_buffer **out);
+/* At the queue's destruction (its work done). */
+void clrt__nn_scratch_free(clrt_queue *q);
 
 #endif

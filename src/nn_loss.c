@@ -44,7 +44,8 @@ int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits,
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_ACT, logits->dtype, func, &k)) != CLRT_OK)
         return st;
     clrt_buffer *rows = NULL;
-    st = clrt__nn_temp(q, logits->dtype, n, 1, func, &rows);
+    clrt__nn_begin(q);
+    st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, logits->dtype, n, 1, func, &rows);
     if (st == CLRT_OK) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
@@ -59,7 +60,6 @@ int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits,
     }
     if (st == CLRT_OK)
         st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_ALL, loss, rows);
-    if (rows)
-        clrt_buffer_destroy(rows);
+    clrt__nn_end(q);
     return st;
 }
