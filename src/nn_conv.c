@@ -84,6 +84,16 @@ static int sizes(const clrt_conv2d_shape *s, size_t n, dims *d, const char *func
     return CLRT_OK;
 }
 
+/* Whether every index the im2col kernels form (of cols, of the image matrix m
+ * with its view's offset and stride, and of the work-items, a group more than
+ * needed) fits the kernels' 32-bit path. */
+static int small_indices(const dims *d, size_t n, const clrt_buffer *m, size_t items)
+{
+    const size_t lim = (size_t)1 << 30; /* margin below int's range for the signed taps */
+    const size_t extent = m->offset + m->rows * m->ld;
+    return d->ckk * n * d->plane < lim && extent < lim && items < lim && d->in < lim;
+}
+
 /* cols (ckk x N*plane, contiguous) = im2col(x). */
 static int im2col(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, const dims *d, const clrt_buffer *x,
                   clrt_buffer *cols, const char *func)
@@ -95,7 +105,9 @@ static int im2col(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
         clrt__nn_ulong(&a, v[i]);
     clrt__nn_matrix(&a, x);
     clrt__nn_mem(&a, cols);
-    return clrt__nn_launch(q, k, -1, func, &a, d->ckk * x->rows * d->oh);
+    const size_t items = d->ckk * x->rows;
+    clrt__nn_int(&a, small_indices(d, x->rows, x, items));
+    return clrt__nn_launch(q, k, -1, func, &a, items);
 }
 
 static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, const dims *d, const clrt_buffer *cols,
@@ -108,7 +120,9 @@ static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
         clrt__nn_ulong(&a, v[i]);
     clrt__nn_mem(&a, cols);
     clrt__nn_matrix(&a, dx);
-    return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, dx->rows * s->channels * s->height);
+    const size_t items = dx->rows * s->channels * s->height;
+    clrt__nn_int(&a, small_indices(d, dx->rows, dx, items));
+    return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, items);
 }
 
 int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,

@@ -4,14 +4,17 @@
  *
  * Through the public API only, each timed with a finish, interleaved round
  * by round (the machine may be shared: the phases are compared within one
- * run), medians printed:
+ * run), the fastest round of each printed (the least disturbed):
  *   forward, backward (dx, dw, db; dw and db alone for conv1, as a first
  *   layer is trained), and the GEMMs, the bias sum (clrt_reduce +
  *   clrt_transpose) and the layout moves they contain, the layout moves as
  *   the differences (forward - its GEMM = im2col + conv_rows; backward with
  *   db alone - the bias sum = conv_cols).
  *
- *   nn-conv-phases [batch [rounds]]     (defaults 64 and 15)
+ *   nn-conv-phases [batch [rounds [params]]]   (defaults 64, 15, the device's)
+ *
+ * params ("wg=256") overrides the parameters of every nn_* kernel
+ * (clrt_tune_override), to compare choices run by run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include <time.h>
 
 #include <clrt/clrt.h>
+#include <clrt/clrt_tune.h>
 
 static double now(void)
 {
@@ -91,12 +95,13 @@ static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, 
             if (r >= 0)
                 t[op][r] = now() - t0;
         }
+    /* the fastest round of each: on a shared machine the least disturbed */
     double med[OPS];
     for (int op = 0; op < OPS; op++) {
         qsort(t[op], (size_t)rounds, sizeof **t, cmp);
-        med[op] = t[op][rounds / 2];
+        med[op] = t[op][0];
     }
-    printf("%s: N=%zu %zux%zux%zu -> %zux%zux%zu, gemm %zu x %zu x %zu (medians of %d, ms)\n", label, n,
+    printf("%s: N=%zu %zux%zux%zu -> %zux%zux%zu, gemm %zu x %zu x %zu (fastest of %d rounds, ms)\n", label, n,
            s->channels, s->height, s->width, kk, oh, ow, kk, np, ckk, rounds);
     for (int op = 0; op < OPS; op++)
         printf("  %-32s %8.3f\n", names[op], 1e3 * med[op]);
@@ -125,6 +130,12 @@ int main(int argc, char **argv)
     clrt_device_info dev;
     die(clrt_context_device(ctx, &dev), "device");
     printf("device: %s\n", dev.name);
+    if (argc > 3) {
+        static const char *const kernels[] = {"nn_im2col", "nn_layout", "nn_pool", "nn_act"};
+        for (int i = 0; i < 4; i++)
+            die(clrt_tune_override(ctx, kernels[i], CLRT_FLOAT32, argv[3]), "params");
+        printf("nn kernels' parameters: %s\n", argv[3]);
+    }
     const clrt_conv2d_shape conv1 = {1, 28, 28, 20, 5, 5, 1, 0}, conv2 = {20, 12, 12, 50, 5, 5, 1, 0};
     layer(ctx, q, &conv1, n, rounds, "conv1");
     layer(ctx, q, &conv2, n, rounds, "conv2");

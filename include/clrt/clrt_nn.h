@@ -31,7 +31,10 @@ extern "C" {
  *  share memory with inputs unless a function says so (CLRT_EINVAL).
  *  Functions that need intermediate matrices create them and destroy them
  *  before they return (OpenCL keeps their memory until the enqueued work is
- *  done).
+ *  done), except the convolution and the loss: they keep theirs with the
+ *  queue, reused by later calls and grown to the largest asked (the
+ *  convolution's: (channels*kernel_h*kernel_w + out_channels) x
+ *  N*out_h*out_w elements), freed by clrt_queue_destroy().
  *  @{ */
 
 /** y = max(x, 0) elementwise (clrt_unary with CLRT_OP_RELU); y and x of one
@@ -82,9 +85,7 @@ CLRT_API int clrt_nn_conv2d_output(const clrt_conv2d_shape *s, size_t *out_h, si
 /** y (N x out_channels*out_h*out_w) = conv(x (N x channels*height*width),
  *  w (out_channels x channels*kernel_h*kernel_w: PyTorch's weight tensor,
  *  flattened)) + b (1 x out_channels, or NULL for no bias). Computed as
- *  im2col + one GEMM for the whole batch (docs/nn.md): its intermediates
- *  hold (channels*kernel_h*kernel_w + out_channels) x N*out_h*out_w
- *  elements. */
+ *  im2col + one GEMM for the whole batch (docs/nn.md). */
 CLRT_API int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
                                     const clrt_buffer *b, const clrt_conv2d_shape *s);
 
