@@ -3,7 +3,8 @@
 #   include/clrt/*.h                      the API (clrt.h; clrt_cl.h for OpenCL interop)
 #   lib/libclrt.so.M.m.p, .so.M.m, .so    the shared library, SONAME libclrt.so.M.m
 #   lib/libclrt.a                         the static library: its users define CLRT_STATIC
-#   bin/clrt-info, bin/clrt-bench         the tools, when built
+#   bin/clrt-info, bin/clrt-bench,        the tools, when built
+#   bin/clrt-train
 #   lib/cmake/clrt/                       find_package(clrt): targets clrt::clrt (shared)
 #                                         and clrt::clrt_static (defines CLRT_STATIC);
 #                                         clrt::clrt_mpi with COMPONENTS mpi
@@ -59,7 +60,7 @@ endif()
 
 # ---- tools, finding the shared library next to them wherever the prefix is
 file(RELATIVE_PATH _clrt_bin_to_lib "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
-foreach(_tool clrt-info clrt-bench)
+foreach(_tool clrt-info clrt-bench clrt-train)
   if(TARGET ${_tool})
     set_target_properties(${_tool} PROPERTIES INSTALL_RPATH "$ORIGIN/${_clrt_bin_to_lib}")
     install(TARGETS ${_tool} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime)

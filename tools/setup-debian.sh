@@ -3,8 +3,9 @@
 # Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
 # CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), Doxygen
-# for the API reference (the docs target), and Open MPI for the optional
-# clrt_mpi library and its tests (docs/mpi.md).
+# for the API reference (the docs target), zlib (clrt-train reads .gz IDX
+# files), Fashion-MNIST (the real data clrt-train and its CI test use), and
+# Open MPI for the optional clrt_mpi library and its tests (docs/mpi.md).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -19,6 +20,7 @@ apt-get install -y -qq --no-install-recommends \
     libcmocka-dev \
     libopenblas-dev libclblast-dev gnuplot-nox \
     doxygen \
+    zlib1g-dev dataset-fashion-mnist \
     openmpi-bin libopenmpi-dev \
     >/dev/null
 echo "setup-debian: done"
