@@ -102,3 +102,17 @@ size_t clrt__mpi_dtype_size(clrt_dtype dtype) {
     }
     return 0;
 }
+
+int clrt_mpi_check(MPI_Comm comm, int status) {
+    static const char fn[] = "clrt_mpi_check";
+    if (comm == MPI_COMM_NULL) {
+        clrt__mpi_fail(fn, comm, "comm is MPI_COMM_NULL");
+        return CLRT_EINVAL;
+    }
+    if (status < 0)
+        clrt__mpi_fail(fn, comm, "%s: %s", clrt_status_name(status), clrt_error_message());
+    status = clrt__mpi_agree(fn, comm, status > 0 ? CLRT_OK : status);
+    if (status == CLRT_OK)
+        clrt__mpi_clear();
+    return status;
+}

@@ -24,3 +24,23 @@ foreach(name mpi_ops mpi_faults)
     set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;pocl" ENVIRONMENT "${_mpi_env}" TIMEOUT 120)
   endforeach()
 endforeach()
+
+# Data-parallel clrt-train (tools/train_mpi.c) on 2 and 3 ranks against
+# clrt-train in one process, at the same global batch and seed: the same
+# losses and accuracy within rounding. 97 images in batches of 8: the last
+# mini-batch has one image, so on 2 and 3 ranks some ranks have none.
+if(TARGET clrt-train-mpi AND EXISTS "${CLRT_TRAIN_DATA}")
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    foreach(np 2 3)
+      add_test(NAME train_mpi.np${np}
+               COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/train_mpi_check.py
+                       ${CMAKE_CURRENT_BINARY_DIR}/train_mpi $<TARGET_FILE:clrt-train>
+                       $<TARGET_FILE:clrt-train-mpi> ${np} ${MPIEXEC_EXECUTABLE} --bind-to none --
+                       --data ${CLRT_TRAIN_DATA} --no-progress --limit 97 --test-limit 256 --epochs 2
+                       --batch 8 --print-every 3 --seed 3)
+      set_tests_properties(train_mpi.np${np} PROPERTIES LABELS "mpi;pocl;train" ENVIRONMENT "${_mpi_env}"
+                                                        TIMEOUT 300)
+    endforeach()
+  endif()
+endif()

@@ -50,6 +50,14 @@ static void test_context(void) {
     still_works();
 }
 
+/* A rank's own failure, told to the others by clrt_mpi_check. */
+static void test_check(void) {
+    expect(clrt_mpi_check(MPI_COMM_WORLD, odd_one ? CLRT_EDEVICE : CLRT_OK), CLRT_EDEVICE, "a failed device");
+    MT_OK(clrt_mpi_check(MPI_COMM_WORLD, CLRT_OK));
+    MT_CHECK(clrt_mpi_check(MPI_COMM_NULL, CLRT_OK) == CLRT_EINVAL, "MPI_COMM_NULL");
+    still_works();
+}
+
 static void test_allreduce(void) {
     clrt_buffer *b, *odd;
     MT_OK(clrt_buffer_create(&b, ctx, CLRT_FLOAT32, 3, 5));
@@ -133,6 +141,7 @@ int main(int argc, char **argv) {
     MT_OK(clrt_mpi_context_create(&ctx, MPI_COMM_WORLD, NULL));
     MT_OK(clrt_queue_create(&q, ctx));
     test_context();
+    test_check();
     test_allreduce();
     test_matmul();
     clrt_queue_destroy(q);

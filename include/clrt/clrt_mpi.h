@@ -50,6 +50,17 @@ extern "C" {
  *  Empty when the last clrt_mpi call succeeded. Never NULL. */
 CLRT_API const char *clrt_mpi_error_message(void);
 
+/** Agree on a status: every rank of comm passes the status of its own work
+ *  since the last collective call (a clrt status, CLRT_OK when it went well;
+ *  clrt_error_message() is taken as its reason), and every rank learns
+ *  whether all went well. Call it after local work that may fail on one rank
+ *  (a training step's forward and backward passes) and before the next
+ *  exchange, so that the failure stops every rank there. Collective.
+ *  @return CLRT_OK when every status was CLRT_OK; else on the failing rank
+ *          its own status, and on the others CLRT_MPI_EPEER with a message
+ *          naming the lowest failing rank, its status and its reason. */
+CLRT_API int clrt_mpi_check(MPI_Comm comm, int status);
+
 /** This process's rank among the ranks of comm on the same machine (shared
  *  memory node, MPI_Comm_split_type), and how many there are. Collective.
  *  @return CLRT_OK; CLRT_EINVAL for MPI_COMM_NULL or NULL outputs; CLRT_MPI_EMPI. */
