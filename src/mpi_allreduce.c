@@ -116,7 +116,7 @@ int clrt_mpi_allreduce_sum_list(MPI_Comm comm, clrt_queue *q, clrt_buffer *const
     if (rc != CLRT_OK) {
         free(host);
         if (status == CLRT_OK)
-            clrt__mpi_fail(fn, comm, "the vote before the exchange failed (%s)", clrt_status_name(rc));
+            clrt__mpi_fail(fn, comm, "the vote before the exchange failed (%s)", clrt_mpi_status_name(rc));
         return status != CLRT_OK ? status : rc;
     }
     /* A rank's own failure first (its message stands), then shape mismatches,

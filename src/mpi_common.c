@@ -29,6 +29,12 @@ const char *clrt__mpi_message(void) { return message; }
 
 const char *clrt_mpi_error_message(void) { return message; }
 
+const char *clrt_mpi_status_name(int status) {
+    return status == CLRT_MPI_EPEER ? "CLRT_MPI_EPEER"
+           : status == CLRT_MPI_EMPI ? "CLRT_MPI_EMPI"
+                                     : clrt_status_name(status);
+}
+
 int clrt__mpi_vote_all(MPI_Comm comm, clrt__mpi_vote *mine, clrt__mpi_vote **all, int *size) {
     *all = NULL;
     if (MPI_Comm_size(comm, size) != MPI_SUCCESS)
@@ -61,7 +67,7 @@ int clrt__mpi_outcome(const char *fn, MPI_Comm comm, const clrt__mpi_vote *all, 
         return (int)all[rank].status;
     for (int r = 0; r < size; r++) {
         if (all[r].status < 0) {
-            clrt__mpi_fail(fn, comm, "rank %d failed (%s): %s", r, clrt_status_name((int)all[r].status),
+            clrt__mpi_fail(fn, comm, "rank %d failed (%s): %s", r, clrt_mpi_status_name((int)all[r].status),
                            all[r].message);
             return CLRT_MPI_EPEER;
         }
@@ -110,7 +116,7 @@ int clrt_mpi_check(MPI_Comm comm, int status) {
         return CLRT_EINVAL;
     }
     if (status < 0)
-        clrt__mpi_fail(fn, comm, "%s: %s", clrt_status_name(status), clrt_error_message());
+        clrt__mpi_fail(fn, comm, "%s: %s", clrt_mpi_status_name(status), clrt_error_message());
     status = clrt__mpi_agree(fn, comm, status > 0 ? CLRT_OK : status);
     if (status == CLRT_OK)
         clrt__mpi_clear();

@@ -183,7 +183,7 @@ int clrt_mpi_matmul_rows(MPI_Comm comm, clrt_context *ctx, clrt_queue *q, clrt_b
     int rc = clrt__mpi_vote_all(comm, &mine, &all, &size);
     if (rc != CLRT_OK) {
         if (mine.status == CLRT_OK)
-            clrt__mpi_fail(fn, comm, "the vote on the shapes failed (%s)", clrt_status_name(rc));
+            clrt__mpi_fail(fn, comm, "the vote on the shapes failed (%s)", clrt_mpi_status_name(rc));
         return mine.status != CLRT_OK ? (int)mine.status : rc;
     }
     int status = clrt__mpi_outcome(fn, comm, all, size);

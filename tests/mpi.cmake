@@ -42,5 +42,10 @@ if(TARGET clrt-train-mpi AND EXISTS "${CLRT_TRAIN_DATA}")
       set_tests_properties(train_mpi.np${np} PROPERTIES LABELS "mpi;pocl;train" ENVIRONMENT "${_mpi_env}"
                                                         TIMEOUT 300)
     endforeach()
+    # rank 1 without its device: both ranks stop with the reason, no hang
+    add_test(NAME train_mpi_fault
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/train_mpi_fault.sh ${MPIEXEC_EXECUTABLE}
+                     $<TARGET_FILE:clrt-train-mpi> --data ${CLRT_TRAIN_DATA} --no-progress --limit 16 --epochs 1)
+    set_tests_properties(train_mpi_fault PROPERTIES LABELS "mpi;pocl;train" ENVIRONMENT "${_mpi_env}" TIMEOUT 120)
   endif()
 endif()

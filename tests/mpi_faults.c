@@ -15,7 +15,7 @@ static void expect(int rc, int own, const char *what) {
     char name[32];
     snprintf(name, sizeof name, "rank %d", mt_size - 1);
     int want = odd_one ? own : CLRT_MPI_EPEER;
-    MT_CHECK(rc == want, "%s: got %s, want %s", what, clrt_status_name(rc), clrt_status_name(want));
+    MT_CHECK(rc == want, "%s: got %s, want %s", what, clrt_mpi_status_name(rc), clrt_mpi_status_name(want));
     MT_CHECK(strstr(clrt_mpi_error_message(), odd_one ? "rank" : name) != NULL, "%s: message '%s'", what,
              clrt_mpi_error_message());
 }
@@ -23,7 +23,7 @@ static void expect(int rc, int own, const char *what) {
 static void expect_all(int rc, int want, const char *what) {
     char name[32];
     snprintf(name, sizeof name, "rank %d", mt_size - 1);
-    MT_CHECK(rc == want, "%s: got %s, want %s", what, clrt_status_name(rc), clrt_status_name(want));
+    MT_CHECK(rc == want, "%s: got %s, want %s", what, clrt_mpi_status_name(rc), clrt_mpi_status_name(want));
     MT_CHECK(strstr(clrt_mpi_error_message(), name) != NULL, "%s: message '%s' names %s", what,
              clrt_mpi_error_message(), name);
 }
@@ -55,6 +55,10 @@ static void test_check(void) {
     expect(clrt_mpi_check(MPI_COMM_WORLD, odd_one ? CLRT_EDEVICE : CLRT_OK), CLRT_EDEVICE, "a failed device");
     MT_OK(clrt_mpi_check(MPI_COMM_WORLD, CLRT_OK));
     MT_CHECK(clrt_mpi_check(MPI_COMM_NULL, CLRT_OK) == CLRT_EINVAL, "MPI_COMM_NULL");
+    MT_CHECK(!strcmp(clrt_mpi_status_name(CLRT_MPI_EPEER), "CLRT_MPI_EPEER") &&
+                 !strcmp(clrt_mpi_status_name(CLRT_MPI_EMPI), "CLRT_MPI_EMPI") &&
+                 !strcmp(clrt_mpi_status_name(CLRT_ESHAPE), "CLRT_ESHAPE"),
+             "%s", "status names");
     still_works();
 }
 

@@ -50,7 +50,7 @@ static int failure_agreed;
 
 /* "rank r of R: what: the message" on stderr, from every rank that fails. */
 static int fail(const char *what, int status) {
-    fprintf(stderr, "clrt-train-mpi: rank %d of %d: %s: %s: %s\n", rank, size, what, clrt_status_name(status),
+    fprintf(stderr, "clrt-train-mpi: rank %d of %d: %s: %s: %s\n", rank, size, what, clrt_mpi_status_name(status),
             clrt_mpi_error_message());
     return status;
 }
@@ -119,15 +119,32 @@ static int local_gradients(train_net *n, const clrt_buffer *x, const clrt_buffer
     return st;
 }
 
+/* Seconds this rank spent computing its share (forward, loss, backward,
+ * waited for; the SGD update of the step before is counted here too, as it
+ * runs ahead on the queue), waiting in the check for the slowest rank, and
+ * exchanging (the staging reads and writes and the MPI_Allreduce). */
+static double compute_s, wait_s, exchange_s;
+static size_t steps;
+
 int __wrap_train_net_step(train_net *n, const clrt_buffer *x, const clrt_buffer *labels, clrt_buffer *loss,
                           double lr, double mu) {
-    int st = clrt_mpi_check(MPI_COMM_WORLD, local_gradients(n, x, labels, loss));
+    double t0 = MPI_Wtime();
+    int st = local_gradients(n, x, labels, loss);
+    if (st == CLRT_OK)
+        st = clrt_queue_finish(n->q);
+    double t1 = MPI_Wtime();
+    st = clrt_mpi_check(MPI_COMM_WORLD, st);
+    double t2 = MPI_Wtime();
     clrt_buffer *sum[TRAIN_TENSORS + 1];
     for (int i = 0; i < TRAIN_TENSORS; i++)
         sum[i] = n->grad[i];
     sum[TRAIN_TENSORS] = loss;
     if (st == CLRT_OK)
         st = clrt_mpi_allreduce_sum_list(MPI_COMM_WORLD, n->q, sum, TRAIN_TENSORS + 1);
+    compute_s += t1 - t0;
+    wait_s += t2 - t1;
+    exchange_s += MPI_Wtime() - t2;
+    steps++;
     if (st != CLRT_OK) {
         failure_agreed = 1;
         /* clrt-train then prints clrt_error_message(), which is not ours */
@@ -152,6 +169,12 @@ int __wrap_train_run(const train_opts *o) {
         }
     }
     int rc = __real_train_run(&mine);
+    /* The step's time split, from rank 0 (stderr: stdout is clrt-train's). */
+    if (rc == 0 && rank == 0 && steps)
+        fprintf(stderr, "clrt-train-mpi: %d rank%s, %zu steps: per step on rank 0 %.2f ms compute, "
+                        "%.2f ms waiting for the other ranks, %.2f ms gradient allreduce\n", size,
+                size == 1 ? "" : "s", steps, 1e3 * compute_s / (double)steps, 1e3 * wait_s / (double)steps,
+                1e3 * exchange_s / (double)steps);
     if (rc != 0 && !failure_agreed && size > 1) {
         fprintf(stderr, "clrt-train-mpi: rank %d of %d stopped (exit status %d) outside the ranks' agreed "
                         "steps; stopping every rank\n", rank, size, rc);

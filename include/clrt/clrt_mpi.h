@@ -45,6 +45,10 @@ extern "C" {
  *  MPI_ERRORS_RETURN; MPI's default aborts the job instead). */
 #define CLRT_MPI_EMPI (-101)
 
+/** The name of a status, clrt_mpi's two ("CLRT_MPI_EPEER", "CLRT_MPI_EMPI")
+ *  and clrt's (clrt_status_name()). Never NULL. */
+CLRT_API const char *clrt_mpi_status_name(int status);
+
 /** This thread's last clrt_mpi failure in detail: the function, this rank,
  *  the failing rank and why (clrt's own message for a device failure).
  *  Empty when the last clrt_mpi call succeeded. Never NULL. */
