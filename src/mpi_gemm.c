@@ -1,6 +1,7 @@
 /* Distributed C = A B by block rows (clrt_mpi_matmul_rows): the blocks of B
  * go round a ring of the ranks while each rank multiplies its rows of A by
  * the block it holds. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,8 @@ static int check_shapes(const char *fn, MPI_Comm comm, const clrt__mpi_vote *all
             why = "a whose columns differ from K, the rows of b summed over the ranks";
         else if (f[B_COLS] != all[0].fact[B_COLS] || f[C_COLS] != f[B_COLS])
             why = "b or c with a different number of columns than rank 0's b";
+        else if (f[B_ROWS] > INT_MAX / f[B_COLS])
+            why = "a block of b above 2^31-1 elements (one MPI message; use more ranks)";
         if (why) {
             clrt__mpi_fail(fn, comm,
                            "rank %d has %s: a %lldx%lld, b %lldx%lld, c %lldx%lld, dtype %lld; K = %lld, "
