@@ -1,6 +1,6 @@
 # clrt_mpi's suites (included by tests/CMakeLists.txt when clrt_mpi is built):
-# each program runs under mpirun on 1, 2 and 3 ranks of this one machine, on
-# POCL, as mpi_<name>.np<R>. Each rank's POCL gets one thread
+# each program runs under mpirun on 1, 2 and 3 ranks (mpi_ops also on 4) of
+# this one machine, on POCL, as mpi_<name>.np<R>. Each rank's POCL gets one thread
 # (POCL_MAX_PTHREAD_COUNT=1) so that the ranks do not fight over the cores.
 # Open MPI refuses root (CI runs as root) unless told, and on a machine with
 # fewer cores than ranks unless oversubscribing is allowed. A rank that fails
@@ -20,11 +20,13 @@ set(_mpi_env "OCL_ICD_VENDORS=${_icd_root}/pocl" "CLRT_DEVICE=" "CLRT_TUNED=0" "
 if(CLRT_SANITIZE MATCHES "address")
   list(APPEND _mpi_env "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:strict_string_checks=1:detect_invalid_pointer_pairs=1")
 endif()
+set(_mpi_ops_ranks 1 2 3 4)
+set(_mpi_faults_ranks 1 2 3)
 foreach(name mpi_ops mpi_faults)
   add_executable(${name} ${name}.c)
   target_link_libraries(${name} PRIVATE clrt_mpi m)
   clrt_warnings(${name})
-  foreach(np 1 2 3)
+  foreach(np IN LISTS _${name}_ranks)
     add_test(NAME ${name}.np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --bind-to none ${MPIEXEC_PREFLAGS}
                      $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
