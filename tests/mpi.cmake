@@ -44,7 +44,7 @@ if(TARGET clrt-train-mpi AND EXISTS "${CLRT_TRAIN_DATA}")
     foreach(np 2 3)
       add_test(NAME train_mpi.np${np}
                COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/train_mpi_check.py
-                       ${CMAKE_CURRENT_BINARY_DIR}/train_mpi $<TARGET_FILE:clrt-train>
+                       ${CMAKE_CURRENT_BINARY_DIR}/train_mpi.np${np} $<TARGET_FILE:clrt-train>
                        $<TARGET_FILE:clrt-train-mpi> ${np} ${MPIEXEC_EXECUTABLE} --bind-to none --
                        --data ${CLRT_TRAIN_DATA} --no-progress --limit 97 --test-limit 256 --epochs 2
                        --batch 8 --print-every 3 --seed 3)
