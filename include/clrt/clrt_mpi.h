@@ -19,7 +19,9 @@
  *     rank. Only a rank that does not call at all (or an invalid comm) hangs
  *     the others, as with any MPI collective.
  *   - MPI must be initialised (MPI_Init) by the caller; the library never
- *     calls MPI_Init, MPI_Finalize or MPI_Abort.
+ *     calls MPI_Init, MPI_Finalize or MPI_Abort. MPI's thread rules apply:
+ *     calls on one comm from several threads at once need MPI_THREAD_MULTIPLE
+ *     and a communicator per thread.
  */
 #ifndef CLRT_CLRT_MPI_H
 #define CLRT_CLRT_MPI_H
