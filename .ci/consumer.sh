@@ -83,4 +83,22 @@ LD_LIBRARY_PATH="$libdir" "$work/consumer-cc"
 cc "${flags[@]}" -DEXPECT_STATIC -o "$work/consumer-cc-static" tests/consumer/main.c \
     $(pkg-config --cflags --libs clrt-static) -lm
 "$work/consumer-cc-static"
+# libclrt never links MPI; clrt_mpi, when installed, is found as a component
+# and runs as an outside MPI program would (2 ranks; root needs Open MPI's consent).
+if ldd "$lib" | grep -qi mpi; then
+    echo "libclrt.so links MPI: $(ldd "$lib" | grep -i mpi)"; exit 1
+fi
+if [ -e "$libdir/libclrt_mpi.so" ]; then
+    echo "== consumer: find_package(clrt COMPONENTS mpi), mpirun -np 2"
+    [ -e "$prefix/include/clrt/clrt_mpi.h" ] || { echo "missing: $prefix/include/clrt/clrt_mpi.h"; exit 1; }
+    bad=$(nm -D --defined-only "$libdir/libclrt_mpi.so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' |
+          grep -Ev '^clrt_mpi_[a-z]' | grep -Ev '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+    [ -z "$bad" ] || { echo "libclrt_mpi.so: symbols that should be hidden: $bad"; exit 1; }
+    cmake -S "$root/tests/consumer_mpi" -B "$work/consumer-mpi" -DCMAKE_PREFIX_PATH="$prefix" \
+          -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$work/consumer-mpi"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        POCL_MAX_PTHREAD_COUNT=1 mpiexec --oversubscribe --bind-to none -np 2 \
+        env LD_LIBRARY_PATH="$libdir" "$work/consumer-mpi/consumer_mpi"
+fi
 echo "== consumer: all passed"

@@ -35,6 +35,8 @@ for name in sorted(os.listdir(src)):
         if target not in layer:
             bad.append(f"src/{name}: includes {inc}, which has no layer")
             continue
+        if mod.startswith("mpi_") and not target.startswith("mpi_"):
+            bad.append(f"src/{name} (clrt_mpi) includes {inc}: clrt_mpi sees only the public API and its own headers")
         if layer[target] > layer[mod]:
             bad.append(f"src/{name} (layer {layer[mod]}) includes {inc} (layer {layer[target]}): upward")
         if name.endswith(".h"):

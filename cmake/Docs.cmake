@@ -4,6 +4,11 @@
 find_package(Doxygen QUIET)
 if(DOXYGEN_FOUND)
   set(CLRT_DOCS_OUTPUT "${PROJECT_BINARY_DIR}/docs")
+  # clrt_mpi.h is part of the reference when clrt_mpi is built
+  set(CLRT_DOCS_MPI_HEADER "")
+  if(TARGET clrt_mpi)
+    set(CLRT_DOCS_MPI_HEADER "${PROJECT_SOURCE_DIR}/include/clrt/clrt_mpi.h")
+  endif()
   configure_file("${PROJECT_SOURCE_DIR}/docs/Doxyfile.in" "${CLRT_DOCS_OUTPUT}/Doxyfile" @ONLY)
   add_custom_target(docs
     COMMAND Doxygen::doxygen "${CLRT_DOCS_OUTPUT}/Doxyfile"

@@ -3,9 +3,12 @@
 #   include/clrt/*.h                      the API (clrt.h; clrt_cl.h for OpenCL interop)
 #   lib/libclrt.so.M.m.p, .so.M.m, .so    the shared library, SONAME libclrt.so.M.m
 #   lib/libclrt.a                         the static library: its users define CLRT_STATIC
-#   bin/clrt-info, bin/clrt-bench         the tools, when built
+#   bin/clrt-info, bin/clrt-bench,        the tools, when built
+#   bin/clrt-train
 #   lib/cmake/clrt/                       find_package(clrt): targets clrt::clrt (shared)
-#                                         and clrt::clrt_static (defines CLRT_STATIC)
+#                                         and clrt::clrt_static (defines CLRT_STATIC);
+#                                         clrt::clrt_mpi with COMPONENTS mpi
+#   lib/libclrt_mpi.so*, clrt_mpi.h       when built with MPI (docs/mpi.md)
 #   lib/pkgconfig/clrt.pc                 pkg-config clrt (shared; --static adds the
 #                                         private libraries and -DCLRT_STATIC)
 #   lib/pkgconfig/clrt-static.pc          pkg-config clrt-static: the archive (linked as
@@ -36,13 +39,28 @@ install(TARGETS clrt clrt_static EXPORT clrtTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT runtime NAMELINK_COMPONENT dev
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT dev)
+if(TARGET clrt_mpi)
+  set(_clrt_mpi_header_rule)
+else()
+  set(_clrt_mpi_header_rule PATTERN "clrt_mpi.h" EXCLUDE)
+endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/clrt"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT dev
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" ${_clrt_mpi_header_rule})
+
+# ---- clrt_mpi, when built: its own export set, so that the package needs
+# MPI only for those who ask for it (find_package(clrt COMPONENTS mpi)).
+if(TARGET clrt_mpi)
+  set_target_properties(clrt_mpi PROPERTIES EXPORT_NAME clrt_mpi)
+  install(TARGETS clrt_mpi EXPORT clrtMpiTargets
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT runtime NAMELINK_COMPONENT dev)
+  install(EXPORT clrtMpiTargets NAMESPACE clrt:: FILE clrtMpiTargets.cmake
+    DESTINATION "${CLRT_INSTALL_CMAKEDIR}" COMPONENT dev)
+endif()
 
 # ---- tools, finding the shared library next to them wherever the prefix is
 file(RELATIVE_PATH _clrt_bin_to_lib "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
-foreach(_tool clrt-info clrt-bench)
+foreach(_tool clrt-info clrt-bench clrt-train)
   if(TARGET ${_tool})
     set_target_properties(${_tool} PROPERTIES INSTALL_RPATH "$ORIGIN/${_clrt_bin_to_lib}")
     install(TARGETS ${_tool} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime)

@@ -2,8 +2,10 @@
 # Installs what clrt needs to build, test and benchmark on Debian 12 (or
 # Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
-# CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), and Doxygen
-# for the API reference (the docs target).
+# CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), Doxygen
+# for the API reference (the docs target), zlib (clrt-train reads .gz IDX
+# files), Fashion-MNIST (the real data clrt-train and its CI test use), and
+# Open MPI for the optional clrt_mpi library and its tests (docs/mpi.md).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -18,5 +20,7 @@ apt-get install -y -qq --no-install-recommends \
     libcmocka-dev \
     libopenblas-dev libclblast-dev gnuplot-nox \
     doxygen \
+    zlib1g-dev dataset-fashion-mnist \
+    openmpi-bin libopenmpi-dev \
     >/dev/null
 echo "setup-debian: done"

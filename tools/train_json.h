@@ -1,0 +1,27 @@
+/* clrt-train --json: the run as one JSON object with DESIGN.md 2c's keys
+ * (device, epochs, batch, losses, test_accuracy, images_per_s) and a few
+ * more (dataset, lr, momentum, seed, train_images, test_correct, test_total,
+ * train_seconds). */
+#ifndef CLRT_TRAIN_JSON_H
+#define CLRT_TRAIN_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct train_report {
+    const char *device, *dataset;
+    unsigned epochs;
+    size_t batch;
+    double lr, momentum;
+    uint64_t seed;
+    size_t train_images;
+    const double *losses;  /* the printed running losses, in order */
+    size_t nlosses;
+    size_t test_correct, test_total;
+    double images_per_s, train_seconds;
+} train_report;
+
+/* Write r to path (through path.tmp); "PATH: problem" in err and 2 on failure. */
+int train_json_write(const char *path, const train_report *r, char *err, size_t errcap);
+
+#endif

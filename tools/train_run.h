@@ -1,0 +1,12 @@
+/* The two things clrt-train does: train (and test) the network, or classify
+ * images with saved weights (--predict). Each returns the exit status: 0, 1
+ * for a device failure, 2 for bad input (after a one-line message). */
+#ifndef CLRT_TRAIN_RUN_H
+#define CLRT_TRAIN_RUN_H
+
+#include "train_opts.h"
+
+int train_run(const train_opts *o);
+int train_predict(const train_opts *o);
+
+#endif

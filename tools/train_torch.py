@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""clrt-train's network in PyTorch, for side-by-side measurements (docs/train.md):
+the same layers, data (IDX files scaled to [0, 1]), options and output lines as
+clrt-train, plus images/s. Its own initial weights and shuffle (PyTorch's), so
+the loss curves agree in distribution, not digit for digit.
+
+  OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train_torch.py --limit 12000 --epochs 1 --threads 2
+
+Needs python3-torch (Debian) or torch from PyPI, and numpy."""
+import argparse, gzip, os, struct, time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def idx(path):
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path += ".gz"
+    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+        data = f.read()
+    zero, kind, dims = struct.unpack(">HBB", data[:4])
+    assert zero == 0 and kind == 8, path
+    shape = struct.unpack(">" + "I" * dims, data[4:4 + 4 * dims])
+    return np.frombuffer(data, np.uint8, offset=4 + 4 * dims).reshape(shape)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 20, 5)
+        self.conv2 = nn.Conv2d(20, 50, 5)
+        self.fc1 = nn.Linear(800, 500)
+        self.fc2 = nn.Linear(500, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = F.relu(self.fc1(torch.flatten(x, 1)))
+        return self.fc2(x)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--lr", type=float, default=0.001)
+    p.add_argument("--momentum", type=float, default=0.9)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--print-every", type=int, default=2000)
+    p.add_argument("--limit", type=int, default=0)
+    p.add_argument("--test-limit", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    a = p.parse_args()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    x = idx(os.path.join(a.data, "train-images-idx3-ubyte"))
+    y = idx(os.path.join(a.data, "train-labels-idx1-ubyte"))
+    tx = idx(os.path.join(a.data, "t10k-images-idx3-ubyte"))
+    ty = idx(os.path.join(a.data, "t10k-labels-idx1-ubyte"))
+    if a.limit:
+        x, y = x[:a.limit], y[:a.limit]
+    if a.test_limit:
+        tx, ty = tx[:a.test_limit], ty[:a.test_limit]
+    x = torch.tensor(x, dtype=torch.float32).unsqueeze(1) / 255
+    y = torch.tensor(y, dtype=torch.long)
+    tx = torch.tensor(tx, dtype=torch.float32).unsqueeze(1) / 255
+    ty = torch.tensor(ty, dtype=torch.long)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=a.batch, shuffle=True)
+    net = Net()
+    opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=a.momentum)
+    crit = nn.CrossEntropyLoss()
+    images, t0 = 0, time.perf_counter()
+    for epoch in range(a.epochs):
+        running = 0.0
+        for i, (xb, yb) in enumerate(loader):
+            opt.zero_grad()
+            loss = crit(net(xb), yb)
+            loss.backward()
+            opt.step()
+            running += loss.item()
+            images += len(xb)
+            if i % a.print_every == a.print_every - 1:
+                print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running / a.print_every), flush=True)
+                running = 0.0
+    secs = time.perf_counter() - t0
+    print("Finished Training")
+    with torch.no_grad():
+        pred = torch.cat([net(tx[i:i + 256]).argmax(1) for i in range(0, len(tx), 256)])
+    correct = int((pred == ty).sum())
+    print("test accuracy: %.2f%% (%d/%d)" % (100.0 * correct / len(ty), correct, len(ty)))
+    print("images/s: %.0f (%d images in %.1f s, %d threads)" % (images / secs, images, secs, a.threads))
+
+
+if __name__ == "__main__":
+    main()
