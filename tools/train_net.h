@@ -3,8 +3,7 @@
  *   fc(800->500) relu fc(500->10), softmax cross-entropy,
  *   SGD with momentum (PyTorch's rule).
  * Weights, their gradients, the momentum buffers and every activation live
- * on the device; a step enqueues its work and waits for nothing except what
- * clrt_nn_softmax_xent waits for (it reads the labels to check them). */
+ * on the device; a step enqueues its work and waits for nothing. */
 #ifndef CLRT_TRAIN_NET_H
 #define CLRT_TRAIN_NET_H
 
