@@ -22,7 +22,7 @@ enum {
 /* Activations and their gradients, one buffer each (see train_net.c). */
 enum {
     TA_C1, TA_AM1, TA_P1, TA_C2, TA_AM2, TA_P2, TA_H, TA_LOGITS,
-    TA_DLOGITS, TA_DH, TA_DHR, TA_DP2, TA_DC2, TA_DC2R, TA_DP1, TA_DC1, TA_DC1R,
+    TA_DLOGITS, TA_DH, TA_DP2, TA_DC2, TA_DP1, TA_DC1,
     TA_COUNT
 };
 
