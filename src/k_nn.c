@@ -16,6 +16,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
 {
     (void)elem;
     clrt__nn_params t;
+    t.idx64 = 0;
     if (dev->emulator)
         t.wg = 16; /* small groups: small test shapes still span several */
     else if (clrt__wants_register_tiles(dev))

@@ -486,6 +486,35 @@ static void pool_output(void **state)
     TU_REFUSED(CLRT_EINVAL, "NULL", clrt_nn_pool2d_output(&s, &oh, NULL));
 }
 
+/* Other parameters of the nn kernels give the same results: 64-bit index
+ * arithmetic in im2col/col2im (the path too large shapes take), groups of 1
+ * and of 32, forced on the fixture's context and then cleared. The tuner has
+ * no operation for these kernels and says so. */
+static void conv_params(void **state)
+{
+    (void)state;
+    static const conv_case cases[] = {{3, 3, 7, 9, 4, 3, 3, 1, 1}, {3, 7, 11, 6, 5, 5, 5, 2, 2},
+                                      {2, 2, 5, 5, 2, 1, 1, 2, 1}};
+    static const char *const kernels[] = {"nn_im2col", "nn_layout", "nn_pool", "nn_act"};
+    static const char *const params[] = {"idx64=1", "wg=1", "wg=32 idx64=1"};
+    for (int d = 0; d < n_dtypes(); d++) {
+        const clrt_dtype dt = dtype_at(d);
+        for (size_t p = 0; p < 3; p++) {
+            for (int k = 0; k < 4; k++)
+                tu_override(fx->ctx, kernels[k], dt, params[p]);
+            for (size_t i = 0; i < (tu_small() ? 1 : 3); i++)
+                check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
+            const pool_case pc = {2, 3, 7, 9, 3, 2};
+            check_pool(dt, &pc, 1, 1, 0);
+            for (int k = 0; k < 4; k++)
+                TU_OK(clrt_tune_override(fx->ctx, kernels[k], dt, NULL));
+        }
+    }
+    clrt_tune_result r;
+    for (int k = 0; k < 4; k++)
+        TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation", clrt_tune_run(fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
+}
+
 /* ---- finite differences in float64: L = sum(r . maxpool(relu(conv(x, W) + b))) */
 
 typedef struct chain {
@@ -762,6 +791,7 @@ int main(void)
         cmocka_unit_test_teardown(pool_output, tu_only_fixture_live),
         cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
+        cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
         cmocka_unit_test_teardown(pool_refusals, tu_only_fixture_live),
     };
