@@ -84,7 +84,7 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
                 const T oh = hp - kh;                                                           \
                 for (T kw = 0; kw < (T)KW; ++kw) {                                              \
                     /* ow = w + P - kw in [0, OW) */                                            \
-                    const T w_lo = kw > (T)P ? kw - (T)P : 0;                                   \
+                    const T w_lo = max(kw, (T)P) - (T)P; /* not ?: (usub.sat: Oclgrind) */    \
                     const T w_end = min((T)W, (T)OW + kw - (T)P);                               \
                     __global const REAL *run = cols + ((c * (T)KH + kh) * (T)KW + kw) * NP +    \
                                                n * (T)(OH * OW) + oh * (T)OW + (T)P - kw;       \
