@@ -25,6 +25,31 @@
         const T out = c * (T)(OH * OW) + oh * (T)OW;                                            \
         __global REAL *yr = y + y_off + n * (T)ldy + out;                                       \
         __global int *ar = am + am_off + n * (T)ldam + out;                                     \
+        if (SZ == 2) {                                                                          \
+            /* the common 2 x 2 window, unrolled: the same comparisons in the same order */     \
+            for (T ow = 0; ow < (T)OW; ++ow) {                                                  \
+                const T p0 = oh * (T)S * (T)W + ow * (T)S, p2 = p0 + (T)W;                      \
+                const REAL v0 = plane[p0], v1 = plane[p0 + 1], v2 = plane[p2], v3 = plane[p2 + 1]; \
+                REAL best = v0;                                                                 \
+                T at = p0;                                                                      \
+                if (v1 > best || (isnan(v1) && !isnan(best))) {                                 \
+                    best = v1;                                                                  \
+                    at = p0 + 1;                                                                \
+                }                                                                               \
+                if (v2 > best || (isnan(v2) && !isnan(best))) {                                 \
+                    best = v2;                                                                  \
+                    at = p2;                                                                    \
+                }                                                                               \
+                if (v3 > best || (isnan(v3) && !isnan(best))) {                                 \
+                    best = v3;                                                                  \
+                    at = p2 + 1;                                                                \
+                }                                                                               \
+                yr[ow] = best;                                                                  \
+                if (has_argmax)                                                                 \
+                    ar[ow] = (int)at;                                                           \
+            }                                                                                   \
+            return;                                                                             \
+        }                                                                                       \
         for (T ow = 0; ow < (T)OW; ++ow) {                                                      \
             const T first = oh * (T)S * (T)W + ow * (T)S;                                       \
             T at = first;                                                                       \
