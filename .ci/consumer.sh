@@ -35,7 +35,7 @@ for f in "$prefix/include/clrt/clrt.h" "$prefix/include/clrt/clrt_cl.h" "$prefix
          "$libdir/pkgconfig/clrt.pc" "$libdir/pkgconfig/clrt-static.pc" "$libdir/libclrt-static.a"; do
     [ -e "$f" ] || { echo "missing: $f"; exit 1; }
 done
-for tool in clrt-info clrt-bench; do   # installed when built
+for tool in clrt-info clrt-bench clrt-train; do   # installed when built
     if [ -f "$build/tools/$tool" ] && [ ! -x "$prefix/bin/$tool" ]; then
         echo "missing: $prefix/bin/$tool"; exit 1
     fi
@@ -53,6 +53,9 @@ bad="$bad$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -E '^(clrt__|cl
 echo "exported: $(nm -D --defined-only "$lib" | grep -c ' T clrt_') functions"
 if [ -x "$prefix/bin/clrt-info" ]; then
     "$prefix/bin/clrt-info" >/dev/null   # runs from the prefix without LD_LIBRARY_PATH
+fi
+if [ -x "$prefix/bin/clrt-train" ]; then
+    "$prefix/bin/clrt-train" --version >/dev/null
 fi
 
 run_consumer() { # via static

@@ -13,8 +13,8 @@ ci_timer_start
 b=${ci_build}tsan
 CC=clang cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_SANITIZE=thread -DCLRT_TEST_DRIVERS=pocl \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$b" -j2 --target device_threads device_stress device_user_kernels device_first_calls >/dev/null
+cmake --build "$b" -j2 --target device_threads device_stress device_user_kernels device_first_calls device_nn_conv >/dev/null
 export TSAN_OPTIONS="suppressions=$ci_root/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1 history_size=4"
 export CLRT_STRESS_SECONDS=${CLRT_STRESS_SECONDS:-4}
-ctest --test-dir "$b" -R '^device_(threads|stress|user_kernels|first_calls)\.pocl$' --output-on-failure
+ctest --test-dir "$b" -R '^device_(threads|stress|user_kernels|first_calls|nn_conv)\.pocl$' --output-on-failure
 ci_timer_report "TSan threaded suites on POCL"

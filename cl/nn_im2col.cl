@@ -73,11 +73,31 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
         if (n >= (T)N)                                                                          \
             return;                                                                             \
         const T NP = (T)(N * OH * OW), hp = h + (T)P;                                           \
+        __global REAL *dst = dx + dx_off + n * (T)lddx + c * (T)(H * W) + h * (T)W;             \
+        if (S == 1) {                                                                           \
+            /* stride 1: tap (kh, kw) adds a shifted run of its row to dst's row */             \
+            for (T w = 0; w < (T)W; ++w)                                                        \
+                dst[w] = (REAL)0;                                                               \
+            for (T kh = 0; kh < (T)KH; ++kh) {                                                  \
+                if (kh > hp || hp - kh >= (T)OH)                                                \
+                    continue;                                                                   \
+                const T oh = hp - kh;                                                           \
+                for (T kw = 0; kw < (T)KW; ++kw) {                                              \
+                    /* ow = w + P - kw in [0, OW) */                                            \
+                    const T w_lo = max(kw, (T)P) - (T)P; /* not ?: (usub.sat: Oclgrind) */    \
+                    const T w_end = min((T)W, (T)OW + kw - (T)P);                               \
+                    __global const REAL *run = cols + ((c * (T)KH + kh) * (T)KW + kw) * NP +    \
+                                               n * (T)(OH * OW) + oh * (T)OW + (T)P - kw;       \
+                    for (T w = w_lo; w < w_end; ++w)                                            \
+                        dst[w] += run[w];                                                       \
+                }                                                                               \
+            }                                                                                   \
+            return;                                                                             \
+        }                                                                                       \
         /* outputs oh with 0 <= hp - oh * S < KH */                                             \
         const T oh_lo = hp >= (T)KH ? (hp - (T)KH) / (T)S + 1 : 0;                              \
         const T oh_hi = min(hp / (T)S, (T)OH - 1);                                              \
         __global const REAL *plane = cols + c * (T)(KH * KW) * NP + n * (T)(OH * OW);           \
-        __global REAL *dst = dx + dx_off + n * (T)lddx + c * (T)(H * W) + h * (T)W;             \
         for (T w = 0; w < (T)W; ++w) {                                                          \
             const T wp = w + (T)P;                                                              \
             const T ow_lo = wp >= (T)KW ? (wp - (T)KW) / (T)S + 1 : 0;                          \

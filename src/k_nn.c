@@ -16,6 +16,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
 {
     (void)elem;
     clrt__nn_params t;
+    t.idx64 = 0;
     if (dev->emulator)
         t.wg = 16; /* small groups: small test shapes still span several */
     else if (clrt__wants_register_tiles(dev))
@@ -100,7 +101,12 @@ static const char *src_act(const clrt__pvals *p)
     }
 AUX_ENTRY(aux_im2col, "col2im")
 AUX_ENTRY(aux_layout, "conv_cols")
-AUX_ENTRY(aux_pool, "maxpool_backward")
+static const char *aux_pool(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX ? "maxpool_backward" : i == CLRT__NN_AUX_TILED ? "maxpool_backward_tiled" : NULL;
+}
 AUX_ENTRY(aux_act, "xent_rows")
 
 static const clrt__param_def params[] = {CLRT__NN_PARAMS(CLRT__PARAM_DEF)};

@@ -86,9 +86,11 @@ static int sizes(const clrt_conv2d_shape *s, size_t n, dims *d, const char *func
 
 /* Whether every index the im2col kernels form (of cols, of the image matrix m
  * with its view's offset and stride, and of the work-items, a group more than
- * needed) fits the kernels' 32-bit path. */
-static int small_indices(const dims *d, size_t n, const clrt_buffer *m, size_t items)
+ * needed) fits the kernels' 32-bit path, unless the parameters ask for 64 bits. */
+static int small_indices(const clrt__built *k, const dims *d, size_t n, const clrt_buffer *m, size_t items)
 {
+    if (clrt__nnp(&k->p).idx64)
+        return 0;
     const size_t lim = (size_t)1 << 30; /* margin below int's range for the signed taps */
     const size_t extent = m->offset + m->rows * m->ld;
     return d->ckk * n * d->plane < lim && extent < lim && items < lim && d->in < lim;
@@ -106,7 +108,7 @@ static int im2col(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
     clrt__nn_matrix(&a, x);
     clrt__nn_mem(&a, cols);
     const size_t items = d->ckk * x->rows;
-    clrt__nn_int(&a, small_indices(d, x->rows, x, items));
+    clrt__nn_int(&a, small_indices(k, d, x->rows, x, items));
     return clrt__nn_launch(q, k, -1, func, &a, items);
 }
 
@@ -121,7 +123,7 @@ static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
     clrt__nn_mem(&a, cols);
     clrt__nn_matrix(&a, dx);
     const size_t items = dx->rows * s->channels * s->height;
-    clrt__nn_int(&a, small_indices(d, dx->rows, dx, items));
+    clrt__nn_int(&a, small_indices(k, d, dx->rows, dx, items));
     return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, items);
 }
 

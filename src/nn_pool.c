@@ -2,7 +2,9 @@
  * checks and one launch each of nn_pool's kernels (cl/nn_pool.cl): the
  * forward pass one work-item per output row, the backward pass a gather, one
  * work-item per row of dx summing the dy of every window that chose each of
- * its elements (no atomics; overlapping windows are right). */
+ * its elements (no atomics; overlapping windows are right), or, when the
+ * windows tile the image (stride == size), one work-item per row of windows
+ * writing their rows of dx whole. */
 #include <stdint.h>
 
 #include "error.h"
@@ -70,6 +72,20 @@ static int argmax_operand(const clrt_queue *q, const clrt_buffer *am, size_t row
     return clrt__nn_shape(am, rows, cols, func, "argmax");
 }
 
+/* Whether every index the kernels form (in each matrix, with its view's
+ * offset and stride, and of the work-items, a group more than needed) fits
+ * their 32-bit path, unless the parameters ask for 64 bits. */
+static int small_indices(const clrt__built *k, const clrt_buffer *const *m, size_t count, size_t items)
+{
+    const size_t lim = (size_t)1 << 30;
+    if (clrt__nnp(&k->p).idx64 || items >= lim)
+        return 0;
+    for (size_t i = 0; i < count; i++)
+        if (m[i] && m[i]->offset + m[i]->rows * m[i]->ld >= lim)
+            return 0;
+    return 1;
+}
+
 static void geometry_args(clrt__nn_args *a, size_t n, const clrt_pool2d_shape *s, size_t oh, size_t ow)
 {
     const size_t v[] = {n, s->channels, s->height, s->width, s->size, s->stride, oh, ow};
@@ -108,7 +124,10 @@ int clrt_nn_maxpool_forward(clrt_queue *q, clrt_buffer *y, clrt_buffer *argmax, 
     clrt__nn_matrix(&a, y);
     clrt__nn_matrix(&a, argmax ? argmax : y); /* not written without argmax */
     clrt__nn_int(&a, argmax != NULL);
-    return clrt__nn_launch(q, k, -1, func, &a, n * s->channels * oh);
+    const clrt_buffer *const ms[] = {x, y, argmax};
+    const size_t items = n * s->channels * oh;
+    clrt__nn_int(&a, small_indices(k, ms, 3, items));
+    return clrt__nn_launch(q, k, -1, func, &a, items);
 }
 
 int clrt_nn_maxpool_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *argmax,
@@ -140,5 +159,10 @@ int clrt_nn_maxpool_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *
     clrt__nn_matrix(&a, dy);
     clrt__nn_matrix(&a, argmax);
     clrt__nn_matrix(&a, dx);
-    return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, n * s->channels * s->height);
+    const clrt_buffer *const ms[] = {dy, argmax, dx};
+    /* windows that tile the image: each input in at most one, written whole */
+    const int tiled = s->stride == s->size;
+    const size_t items = n * s->channels * (tiled ? oh : s->height);
+    clrt__nn_int(&a, small_indices(k, ms, 3, items));
+    return clrt__nn_launch(q, k, tiled ? CLRT__NN_AUX_TILED : CLRT__NN_AUX, func, &a, items);
 }

@@ -6,6 +6,7 @@
  * elements must stay as they were; finite-difference gradient checks of
  * conv -> relu -> max-pool in float64; every documented refusal. */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -486,7 +487,48 @@ static void pool_output(void **state)
     TU_REFUSED(CLRT_EINVAL, "NULL", clrt_nn_pool2d_output(&s, &oh, NULL));
 }
 
+/* Other parameters of the nn kernels give the same results: 64-bit index
+ * arithmetic in im2col/col2im (the path too large shapes take), groups of 1
+ * and of 32, forced on the fixture's context and then cleared. The tuner has
+ * no operation for these kernels and says so. */
+static void conv_params(void **state)
+{
+    (void)state;
+    static const conv_case cases[] = {{3, 3, 7, 9, 4, 3, 3, 1, 1}, {3, 7, 11, 6, 5, 5, 5, 2, 2},
+                                      {2, 2, 5, 5, 2, 1, 1, 2, 1}};
+    static const char *const kernels[] = {"nn_im2col", "nn_layout", "nn_pool", "nn_act"};
+    static const char *const params[] = {"idx64=1", "wg=1", "wg=32 idx64=1"};
+    for (int d = 0; d < n_dtypes(); d++) {
+        const clrt_dtype dt = dtype_at(d);
+        for (size_t p = 0; p < 3; p++) {
+            for (int k = 0; k < 4; k++)
+                tu_override(fx->ctx, kernels[k], dt, params[p]);
+            for (size_t i = 0; i < (tu_small() ? 1 : 3); i++)
+                check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
+            const pool_case pc = {2, 3, 7, 9, 3, 2};
+            check_pool(dt, &pc, 1, 1, 0);
+            for (int k = 0; k < 4; k++)
+                TU_OK(clrt_tune_override(fx->ctx, kernels[k], dt, NULL));
+        }
+    }
+    clrt_tune_result r;
+    for (int k = 0; k < 4; k++)
+        TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation", clrt_tune_run(fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
+}
+
 /* ---- finite differences in float64: L = sum(r . maxpool(relu(conv(x, W) + b))) */
+
+/* A rows x cols buffer of dtype, zeros written from the host. */
+static clrt_buffer *hbuf(clrt_dtype dt, size_t rows, size_t cols)
+{
+    clrt_buffer *b;
+    TU_OK(clrt_buffer_create(&b, fx->ctx, dt, rows, cols));
+    void *z = calloc(rows * cols, 8);
+    assert_non_null(z);
+    TU_OK(clrt_buffer_write(fx->q, b, z, rows * cols));
+    free(z);
+    return b;
+}
 
 typedef struct chain {
     clrt_conv2d_shape cs;
@@ -524,24 +566,20 @@ static void gradcheck_chain(void **state)
     double *x = randv(c.n * in, 41, dt), *w = randv(3 * ckk, 42, dt), *b = randv(3, 43, dt);
     double *r = randv(c.n * c.pout, 44, dt);
     c.r = r;
-    TU_OK(clrt_buffer_create(&c.x, fx->ctx, dt, c.n, in));
-    TU_OK(clrt_buffer_create(&c.w, fx->ctx, dt, 3, ckk));
-    TU_OK(clrt_buffer_create(&c.b, fx->ctx, dt, 1, 3));
-    TU_OK(clrt_buffer_create(&c.y, fx->ctx, dt, c.n, out));
-    TU_OK(clrt_buffer_create(&c.a, fx->ctx, dt, c.n, out));
-    TU_OK(clrt_buffer_create(&c.p, fx->ctx, dt, c.n, c.pout));
-    TU_OK(clrt_buffer_create(&c.am, fx->ctx, CLRT_INT32, c.n, c.pout));
+    /* every buffer written from the host first (Oclgrind: see docs/nn.md) */
+    c.x = hbuf(dt, c.n, in);
+    c.w = hbuf(dt, 3, ckk);
+    c.b = hbuf(dt, 1, 3);
+    c.y = hbuf(dt, c.n, out);
+    c.a = hbuf(dt, c.n, out);
+    c.p = hbuf(dt, c.n, c.pout);
+    c.am = hbuf(CLRT_INT32, c.n, c.pout);
     TU_OK(clrt_buffer_write(fx->q, c.x, x, c.n * in));
     TU_OK(clrt_buffer_write(fx->q, c.w, w, 3 * ckk));
     TU_OK(clrt_buffer_write(fx->q, c.b, b, 3));
     (void)chain_loss(&c);
-    clrt_buffer *dp, *da, *dyb, *gx, *gw, *gb;
-    TU_OK(clrt_buffer_create(&dp, fx->ctx, dt, c.n, c.pout));
-    TU_OK(clrt_buffer_create(&da, fx->ctx, dt, c.n, out));
-    TU_OK(clrt_buffer_create(&dyb, fx->ctx, dt, c.n, out));
-    TU_OK(clrt_buffer_create(&gx, fx->ctx, dt, c.n, in));
-    TU_OK(clrt_buffer_create(&gw, fx->ctx, dt, 3, ckk));
-    TU_OK(clrt_buffer_create(&gb, fx->ctx, dt, 1, 3));
+    clrt_buffer *dp = hbuf(dt, c.n, c.pout), *da = hbuf(dt, c.n, out), *dyb = hbuf(dt, c.n, out),
+                *gx = hbuf(dt, c.n, in), *gw = hbuf(dt, 3, ckk), *gb = hbuf(dt, 1, 3);
     TU_OK(clrt_buffer_write(fx->q, dp, r, c.n * c.pout));
     TU_OK(clrt_nn_maxpool_backward(fx->q, da, dp, c.am, &c.ps));
     TU_OK(clrt_nn_relu_backward(fx->q, dyb, da, c.y));
@@ -582,6 +620,109 @@ static void gradcheck_chain(void **state)
     free(w);
     free(b);
     free(r);
+}
+
+/* ---- threads: the queue's intermediates under its lock */
+
+/* Threads running convolutions on one shared queue and on queues of their
+ * own, each with its own operands: every result equals the one computed alone
+ * first (the nn slots are taken under the queue's lock; the queue is in order). */
+typedef struct thread_job {
+    clrt_queue *q;
+    clrt_buffer *x, *w, *b, *y, *dx, *dw, *db;
+    const clrt_conv2d_shape *s;
+    int rounds, status;
+} thread_job;
+
+static void *conv_worker(void *arg)
+{
+    thread_job *j = arg;
+    for (int r = 0; r < j->rounds && j->status == CLRT_OK; r++) {
+        j->status = clrt_nn_conv2d_forward(j->q, j->y, j->x, j->w, j->b, j->s);
+        if (j->status == CLRT_OK) /* dy = y: the backward pass reads this thread's forward result */
+            j->status = clrt_nn_conv2d_backward(j->q, j->dx, j->dw, j->db, j->y, j->x, j->w, j->s);
+    }
+    if (j->status == CLRT_OK)
+        j->status = clrt_queue_finish(j->q);
+    return NULL;
+}
+
+static void conv_threads(void **state)
+{
+    (void)state;
+    enum { T = 4 };
+    const clrt_conv2d_shape s = {3, 9, 8, 5, 3, 3, 1, 1};
+    const size_t n = 3, in = 3 * 9 * 8, ckk = 27, out = 5 * 9 * 8;
+    const size_t sizes[7][2] = {{n, in}, {5, ckk}, {1, 5}, {n, out}, {n, in}, {5, ckk}, {1, 5}};
+    thread_job jobs[T];
+    clrt_queue *own[T] = {NULL};
+    double *want[T][4], *got = alloc_d(n * out);
+    for (int t = 0; t < T; t++) {
+        /* threads 0 and 1 share the fixture's queue; 2 and 3 have their own */
+        if (t >= 2)
+            TU_OK(clrt_queue_create(&own[t], fx->ctx));
+        clrt_buffer **bufs[7] = {&jobs[t].x, &jobs[t].w, &jobs[t].b, &jobs[t].y, &jobs[t].dx, &jobs[t].dw, &jobs[t].db};
+        for (int i = 0; i < 7; i++) {
+            TU_OK(clrt_buffer_create(bufs[i], fx->ctx, CLRT_FLOAT32, sizes[i][0], sizes[i][1]));
+            float *h = malloc(sizes[i][0] * sizes[i][1] * sizeof *h);
+            assert_non_null(h);
+            tu_fill(h, CLRT_FLOAT32, sizes[i][0] * sizes[i][1], (unsigned)(100 * t + i));
+            TU_OK(clrt_buffer_write(fx->q, *bufs[i], h, sizes[i][0] * sizes[i][1]));
+            free(h);
+        }
+        jobs[t].q = t >= 2 ? own[t] : fx->q;
+        jobs[t].s = &s;
+        jobs[t].rounds = 1;
+        jobs[t].status = CLRT_OK;
+        conv_worker(&jobs[t]); /* alone: the results to expect */
+        TU_OK(jobs[t].status);
+        clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
+        for (int o = 0; o < 4; o++) {
+            const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
+            float *h = malloc(cnt * sizeof *h);
+            assert_non_null(h);
+            want[t][o] = alloc_d(cnt);
+            TU_OK(clrt_buffer_read(fx->q, outs[o], h, cnt));
+            for (size_t i = 0; i < cnt; i++)
+                want[t][o][i] = h[i];
+            free(h);
+        }
+        jobs[t].rounds = tu_small() ? 2 : 20;
+    }
+    /* Oclgrind runs one kernel at a time in the whole process (it asserts
+     * otherwise; device_threads does not run there at all): there the jobs run
+     * one after another (two of them on the shared queue, in turn) */
+    if (clrt_device_is_emulator(&fx->dev)) {
+        for (int t = 0; t < T; t++)
+            conv_worker(&jobs[t]);
+    } else {
+        pthread_t th[T];
+        for (int t = 0; t < T; t++)
+            assert_int_equal(pthread_create(&th[t], NULL, conv_worker, &jobs[t]), 0);
+        for (int t = 0; t < T; t++)
+            assert_int_equal(pthread_join(th[t], NULL), 0);
+    }
+    for (int t = 0; t < T; t++) {
+        TU_OK(jobs[t].status);
+        clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
+        for (int o = 0; o < 4; o++) {
+            const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
+            float *h = malloc(cnt * sizeof *h);
+            assert_non_null(h);
+            TU_OK(clrt_buffer_read(fx->q, outs[o], h, cnt));
+            for (size_t i = 0; i < cnt; i++)
+                if ((double)h[i] != want[t][o][i])
+                    fail_msg("thread %d, output %d [%zu]: %g, alone %g", t, o, i, (double)h[i], want[t][o][i]);
+            free(h);
+            free(want[t][o]);
+        }
+        clrt_buffer *bufs[7] = {jobs[t].x, jobs[t].w, jobs[t].b, jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
+        for (int i = 0; i < 7; i++)
+            clrt_buffer_destroy(bufs[i]);
+        if (own[t])
+            clrt_queue_destroy(own[t]);
+    }
+    free(got);
 }
 
 /* ---- refusals: each writes nothing */
@@ -762,6 +903,8 @@ int main(void)
         cmocka_unit_test_teardown(pool_output, tu_only_fixture_live),
         cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
+        cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
+        cmocka_unit_test_teardown(conv_threads, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
         cmocka_unit_test_teardown(pool_refusals, tu_only_fixture_live),
     };

@@ -5,11 +5,9 @@
  * Through the public API only, each timed with a finish, interleaved round
  * by round (the machine may be shared: the phases are compared within one
  * run), the fastest round of each printed (the least disturbed):
- *   forward, backward (dx, dw, db; dw and db alone for conv1, as a first
- *   layer is trained), and the GEMMs, the bias sum (clrt_reduce +
- *   clrt_transpose) and the layout moves they contain, the layout moves as
- *   the differences (forward - its GEMM = im2col + conv_rows; backward with
- *   db alone - the bias sum = conv_cols).
+ *   forward, backward (dx, dw, db together and each alone: a first layer
+ *   needs no dx), and the GEMMs they contain; the layout moves as the
+ *   differences (forward - its GEMM = im2col + conv_rows, and so on).
  *
  *   nn-conv-phases [batch [rounds [params]]]   (defaults 64, 15, the device's)
  *
@@ -53,11 +51,10 @@ static clrt_buffer *mk(clrt_context *ctx, clrt_queue *q, size_t rows, size_t col
     return b;
 }
 
-enum { OPS = 9, MAX_ROUNDS = 200 };
+enum { OPS = 8, MAX_ROUNDS = 200 };
 static const char *const names[OPS] = {
-    "forward",          "  its gemm W cols",          "backward dx dw db", "  gemm dW = dyc cols^T",
-    "  gemm dcols = W^T dyc", "  bias sum (reduce+transpose)", "backward db alone",  "backward dw db",
-    "backward dx alone",
+    "forward",           "  its gemm W cols",  "backward dx dw db", "  gemm dW = dyc cols^T",
+    "  gemm dcols = W^T dyc", "backward db alone", "backward dw alone", "backward dx alone",
 };
 
 static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, size_t n, int rounds, const char *label)
@@ -69,7 +66,7 @@ static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, 
     clrt_buffer *x = mk(ctx, q, n, in), *w = mk(ctx, q, kk, ckk), *b = mk(ctx, q, 1, kk),
                 *y = mk(ctx, q, n, kk * oh * ow), *dy = mk(ctx, q, n, kk * oh * ow), *dx = mk(ctx, q, n, in),
                 *dw = mk(ctx, q, kk, ckk), *db = mk(ctx, q, 1, kk), *cols = mk(ctx, q, ckk, np),
-                *yc = mk(ctx, q, kk, np), *sums = mk(ctx, q, kk, 1);
+                *yc = mk(ctx, q, kk, np);
     double t[OPS][MAX_ROUNDS];
     for (int r = -2; r < rounds; r++) /* two rounds to build and warm up */
         for (int op = 0; op < OPS; op++) {
@@ -81,13 +78,8 @@ static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, 
             case 2: st = clrt_nn_conv2d_backward(q, dx, dw, db, dy, x, w, s); break;
             case 3: st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, yc, cols, 0.0, dw); break;
             case 4: st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, w, yc, 0.0, cols); break;
-            case 5:
-                st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, sums, yc);
-                if (st == CLRT_OK)
-                    st = clrt_transpose(q, db, sums);
-                break;
-            case 6: st = clrt_nn_conv2d_backward(q, NULL, NULL, db, dy, x, w, s); break;
-            case 7: st = clrt_nn_conv2d_backward(q, NULL, dw, db, dy, x, w, s); break;
+            case 5: st = clrt_nn_conv2d_backward(q, NULL, NULL, db, dy, x, w, s); break;
+            case 6: st = clrt_nn_conv2d_backward(q, NULL, dw, NULL, dy, x, w, s); break;
             default: st = clrt_nn_conv2d_backward(q, dx, NULL, NULL, dy, x, w, s); break;
             }
             die(st, names[op]);
@@ -105,12 +97,10 @@ static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, 
            s->channels, s->height, s->width, kk, oh, ow, kk, np, ckk, rounds);
     for (int op = 0; op < OPS; op++)
         printf("  %-32s %8.3f\n", names[op], 1e3 * med[op]);
-    const double conv_cols = med[6] - med[5];
-    printf("  %-32s %8.3f  (backward db alone - bias sum)\n", "= conv_cols (dy -> K x NP)", 1e3 * conv_cols);
     printf("  %-32s %8.3f  (forward - its gemm)\n", "= im2col + conv_rows", 1e3 * (med[0] - med[1]));
-    printf("  %-32s %8.3f  (backward - its gemms - bias sum - conv_cols)\n", "= im2col + col2im",
-           1e3 * (med[2] - med[3] - med[4] - med[5] - conv_cols));
-    clrt_buffer *all[] = {x, w, b, y, dy, dx, dw, db, cols, yc, sums};
+    printf("  %-32s %8.3f  (backward dw alone - its gemm)\n", "= conv_cols + im2col", 1e3 * (med[6] - med[3]));
+    printf("  %-32s %8.3f  (backward dx alone - its gemm)\n", "= conv_cols + col2im", 1e3 * (med[7] - med[4]));
+    clrt_buffer *all[] = {x, w, b, y, dy, dx, dw, db, cols, yc};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         clrt_buffer_destroy(all[i]);
 }

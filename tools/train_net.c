@@ -5,10 +5,10 @@
  *   -conv2-> c2 (50x8x8) -relu-> -pool2-> p2 (800, am2) -fc1-> h (500) -relu->
  *   -fc2-> logits (10)
  * The relus run in place: relu's gradient needs x > 0, and relu(x) > 0
- * exactly where x > 0, so the output serves as the input. Backward:
- *   dlogits -fc2-> dh -relu'-> dhr -fc1-> dp2 -pool2'-> dc2 -relu'-> dc2r
- *   -conv2-> dp1 -pool1'-> dc1 -relu'-> dc1r -conv1-> (weights only)
- * relu's backward may not write over its dy, hence the pairs dh/dhr. */
+ * exactly where x > 0, so the output serves as the input. Backward, the
+ * relus' gradients in place too:
+ *   dlogits -fc2-> dh -relu'-> dh -fc1-> dp2 -pool2'-> dc2 -relu'-> dc2
+ *   -conv2-> dp1 -pool1'-> dc1 -relu'-> dc1 -conv1-> (weights only) */
 #include "train_net.h"
 
 #include <stdlib.h>
@@ -31,9 +31,8 @@ static const struct {
     [TA_C1] = {20 * 24 * 24, 0}, [TA_AM1] = {20 * 12 * 12, 1}, [TA_P1] = {20 * 12 * 12, 0},
     [TA_C2] = {50 * 8 * 8, 0},   [TA_AM2] = {50 * 4 * 4, 1},   [TA_P2] = {800, 0},
     [TA_H] = {500, 0},           [TA_LOGITS] = {10, 0},        [TA_DLOGITS] = {10, 0},
-    [TA_DH] = {500, 0},          [TA_DHR] = {500, 0},          [TA_DP2] = {800, 0},
-    [TA_DC2] = {50 * 8 * 8, 0},  [TA_DC2R] = {50 * 8 * 8, 0},  [TA_DP1] = {20 * 12 * 12, 0},
-    [TA_DC1] = {20 * 24 * 24, 0}, [TA_DC1R] = {20 * 24 * 24, 0},
+    [TA_DH] = {500, 0},          [TA_DP2] = {800, 0},          [TA_DC2] = {50 * 8 * 8, 0},
+    [TA_DP1] = {20 * 12 * 12, 0}, [TA_DC1] = {20 * 24 * 24, 0},
 };
 
 void train_net_tensor_shape(int i, size_t *rows, size_t *cols)
@@ -184,23 +183,23 @@ int train_net_backward(train_net *n, const clrt_buffer *x)
     int st = clrt_nn_linear_backward(q, a[TA_DH], g[TRAIN_FC2_W], g[TRAIN_FC2_B], a[TA_DLOGITS], a[TA_H],
                                      p[TRAIN_FC2_W]);
     if (st == CLRT_OK)
-        st = clrt_nn_relu_backward(q, a[TA_DHR], a[TA_DH], a[TA_H]);
+        st = clrt_nn_relu_backward(q, a[TA_DH], a[TA_DH], a[TA_H]);
     if (st == CLRT_OK)
-        st = clrt_nn_linear_backward(q, a[TA_DP2], g[TRAIN_FC1_W], g[TRAIN_FC1_B], a[TA_DHR], a[TA_P2],
+        st = clrt_nn_linear_backward(q, a[TA_DP2], g[TRAIN_FC1_W], g[TRAIN_FC1_B], a[TA_DH], a[TA_P2],
                                      p[TRAIN_FC1_W]);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_backward(q, a[TA_DC2], a[TA_DP2], a[TA_AM2], &n->pool2);
     if (st == CLRT_OK)
-        st = clrt_nn_relu_backward(q, a[TA_DC2R], a[TA_DC2], a[TA_C2]);
+        st = clrt_nn_relu_backward(q, a[TA_DC2], a[TA_DC2], a[TA_C2]);
     if (st == CLRT_OK)
-        st = clrt_nn_conv2d_backward(q, a[TA_DP1], g[TRAIN_CONV2_W], g[TRAIN_CONV2_B], a[TA_DC2R], a[TA_P1],
+        st = clrt_nn_conv2d_backward(q, a[TA_DP1], g[TRAIN_CONV2_W], g[TRAIN_CONV2_B], a[TA_DC2], a[TA_P1],
                                      p[TRAIN_CONV2_W], &n->conv2);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_backward(q, a[TA_DC1], a[TA_DP1], a[TA_AM1], &n->pool1);
     if (st == CLRT_OK)
-        st = clrt_nn_relu_backward(q, a[TA_DC1R], a[TA_DC1], a[TA_C1]);
+        st = clrt_nn_relu_backward(q, a[TA_DC1], a[TA_DC1], a[TA_C1]);
     if (st == CLRT_OK)
-        st = clrt_nn_conv2d_backward(q, NULL, g[TRAIN_CONV1_W], g[TRAIN_CONV1_B], a[TA_DC1R], x, p[TRAIN_CONV1_W],
+        st = clrt_nn_conv2d_backward(q, NULL, g[TRAIN_CONV1_W], g[TRAIN_CONV1_B], a[TA_DC1], x, p[TRAIN_CONV1_W],
                                      &n->conv1);
     return st;
 }

@@ -3,8 +3,7 @@
  *   fc(800->500) relu fc(500->10), softmax cross-entropy,
  *   SGD with momentum (PyTorch's rule).
  * Weights, their gradients, the momentum buffers and every activation live
- * on the device; a step enqueues its work and waits for nothing except what
- * clrt_nn_softmax_xent waits for (it reads the labels to check them). */
+ * on the device; a step enqueues its work and waits for nothing. */
 #ifndef CLRT_TRAIN_NET_H
 #define CLRT_TRAIN_NET_H
 
@@ -23,7 +22,7 @@ enum {
 /* Activations and their gradients, one buffer each (see train_net.c). */
 enum {
     TA_C1, TA_AM1, TA_P1, TA_C2, TA_AM2, TA_P2, TA_H, TA_LOGITS,
-    TA_DLOGITS, TA_DH, TA_DHR, TA_DP2, TA_DC2, TA_DC2R, TA_DP1, TA_DC1, TA_DC1R,
+    TA_DLOGITS, TA_DH, TA_DP2, TA_DC2, TA_DP1, TA_DC1,
     TA_COUNT
 };
 
