@@ -6,9 +6,8 @@
 #include "error.h"
 #include "util.h"
 
-int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
+static int queue_create(clrt_queue **out, clrt_context *ctx, unsigned flags, const char *func)
 {
-    static const char func[] = "clrt_queue_create";
     if (!out)
         return clrt__fail(CLRT_EINVAL, func, "out is NULL");
     *out = NULL;
@@ -17,25 +16,51 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
         status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)
         return status;
+    if (flags & ~(unsigned)CLRT_QUEUE_PROFILING)
+        return clrt__fail(CLRT_EINVAL, func, "unknown flags 0x%x (only CLRT_QUEUE_PROFILING)", flags);
 
     clrt_queue *q = calloc(1, sizeof *q);
     if (!q)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
     cl_int err = clrt__fault(CLRT__FAULT_CREATE_QUEUE);
     if (err == CL_SUCCESS)
-        q->cl = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
+        q->cl = clCreateCommandQueue(ctx->cl, ctx->device,
+                                     (flags & CLRT_QUEUE_PROFILING) ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS || !q->cl) {
         free(q);
         return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateCommandQueue", &ctx->info,
                              "cannot create a command queue");
     }
     q->tag = CLRT__TAG_QUEUE;
+    atomic_init(&q->refs, 1);
+    q->profiling = (flags & CLRT_QUEUE_PROFILING) != 0;
     q->ctx = ctx;
     clrt_mutex_init(&q->scratch_lock);
     clrt__context_retain(ctx);
     clrt__live(CLRT__LIVE_QUEUE, +1);
     *out = q;
     return CLRT_OK;
+}
+
+int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
+{
+    return queue_create(out, ctx, 0, "clrt_queue_create");
+}
+
+int clrt_queue_create_with(clrt_queue **out, clrt_context *ctx, unsigned flags)
+{
+    return queue_create(out, ctx, flags, "clrt_queue_create_with");
+}
+
+void clrt__queue_retain(clrt_queue *q) { atomic_fetch_add(&q->refs, 1); }
+
+void clrt__queue_release(clrt_queue *q)
+{
+    if (atomic_fetch_sub(&q->refs, 1) != 1)
+        return;
+    clrt_context *ctx = q->ctx;
+    free(q);
+    clrt__context_release(ctx);
 }
 
 int clrt_queue_finish(clrt_queue *q)
@@ -72,7 +97,7 @@ void clrt_queue_destroy(clrt_queue *q)
     }
     clrt_mutex_destroy(&q->scratch_lock);
     clReleaseCommandQueue(q->cl);
-    clrt__context_release(q->ctx);
-    free(q);
     clrt__live(CLRT__LIVE_QUEUE, -1);
+    /* the struct stays, tagged dead, while events of this queue live */
+    clrt__queue_release(q);
 }
