@@ -56,11 +56,8 @@ void clrt__queue_retain(clrt_queue *q) { atomic_fetch_add(&q->refs, 1); }
 
 void clrt__queue_release(clrt_queue *q)
 {
-    if (atomic_fetch_sub(&q->refs, 1) != 1)
-        return;
-    clrt_context *ctx = q->ctx;
-    free(q);
-    clrt__context_release(ctx);
+    if (atomic_fetch_sub(&q->refs, 1) == 1)
+        free(q);
 }
 
 int clrt_queue_finish(clrt_queue *q)
@@ -98,6 +95,8 @@ void clrt_queue_destroy(clrt_queue *q)
     clrt_mutex_destroy(&q->scratch_lock);
     clReleaseCommandQueue(q->cl);
     clrt__live(CLRT__LIVE_QUEUE, -1);
-    /* the struct stays, tagged dead, while events of this queue live */
+    /* The struct stays, tagged dead, while events of this queue live (they
+     * hold the context themselves, so it counts only them from now on). */
+    clrt__context_release(q->ctx);
     clrt__queue_release(q);
 }
