@@ -140,10 +140,22 @@ int clrt_event_done(const clrt_event *ev, int *done)
 
 static int end_time(const clrt_event *ev, cl_ulong *t, const char *func)
 {
-    cl_int err = clGetEventProfilingInfo(ev->cl, CL_PROFILING_COMMAND_END, sizeof *t, t, NULL);
+    cl_ulong queued = 0;
+    cl_int err = clGetEventProfilingInfo(ev->cl, CL_PROFILING_COMMAND_QUEUED, sizeof queued, &queued, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev->cl, CL_PROFILING_COMMAND_END, sizeof *t, t, NULL);
     if (err != CL_SUCCESS)
         return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clGetEventProfilingInfo",
                              &ev->queue->ctx->info, "the driver gave no timestamp for the event");
+    /* rusticl in Mesa 22.3 answers 0, 1, 2, 3 (queued .. end) for every
+     * command: placeholders, not a clock. No real device clock reads 0 when
+     * a command is queued. */
+    if (queued == 0 && *t < 16)
+        return clrt__fail(CLRT_EUNSUPPORTED, func,
+                          "the driver of device '%s' (%s) gives placeholder timestamps (queued %llu, end %llu ns), "
+                          "not device times",
+                          ev->queue->ctx->info.name, ev->queue->ctx->info.platform, (unsigned long long)queued,
+                          (unsigned long long)*t);
     return CLRT_OK;
 }
 

@@ -201,14 +201,25 @@ static void elapsed_between_markers(void **state)
     TU_OK(clrt_matmul(q, a, c, c));
     TU_OK(clrt_event_record(&e1, q));
     double t = 0, back = 0, wt = -1;
-    TU_OK(clrt_event_elapsed(&t, e0, e1));
-    TU_OK(clrt_event_elapsed(&back, e1, e0));
-    assert_true(t > 0 && t < 60);
-    assert_true(back == -t);
-    TU_OK(clrt_event_elapsed(&wt, w, e0)); /* a transfer's event has timestamps too */
-    assert_true(wt >= 0 && wt <= t + 60);
-    TU_OK(clrt_event_elapsed(&wt, e0, e0));
-    assert_true(wt == 0);
+    clrt_device_info dev;
+    TU_OK(clrt_context_device(ctx, &dev));
+    const int status = clrt_event_elapsed(&t, e0, e1);
+    if (status == CLRT_EUNSUPPORTED && strcmp(dev.platform, "rusticl") == 0) {
+        /* Mesa 22.3's placeholder timestamps, refused with a message naming them */
+        TU_REFUSED(CLRT_EUNSUPPORTED, "placeholder timestamps", clrt_event_elapsed(&t, e0, e1));
+        TU_REFUSED(CLRT_EUNSUPPORTED, "placeholder timestamps", clrt_event_elapsed(&t, w, e1));
+        print_message("rusticl: no device timestamps (placeholders), refused\n");
+    } else {
+        TU_OK(status);
+        TU_OK(clrt_event_elapsed(&back, e1, e0));
+        if (!(t > 0 && t < 60))
+            fail_msg("elapsed %g s between markers around two products", t);
+        assert_true(back == -t);
+        TU_OK(clrt_event_elapsed(&wt, w, e0)); /* a transfer's event has timestamps too */
+        assert_true(wt >= 0 && wt <= t + 60);
+        TU_OK(clrt_event_elapsed(&wt, e0, e0));
+        assert_true(wt == 0);
+    }
     /* without profiling: refused, naming which one */
     TU_OK(clrt_event_record(&other, plain));
     TU_REFUSED(CLRT_EINVAL, "CLRT_QUEUE_PROFILING", clrt_event_elapsed(&t, e0, other));
@@ -407,8 +418,8 @@ static int event_session(int *after)
     if (s == CLRT_OK)
         s = clrt_event_done(wb, &done);
     double t;
-    if (s == CLRT_OK)
-        s = clrt_event_elapsed(&t, rd, rd);
+    if (s == CLRT_OK && (s = clrt_event_elapsed(&t, rd, rd)) == CLRT_EUNSUPPORTED)
+        s = CLRT_OK; /* rusticl's placeholder timestamps: the waits before them still ran */
     if (s == CLRT_OK && !done)
         s = CLRT_EOPENCL - 100; /* not a status: the sweep reports it */
     for (int i = 0; s == CLRT_OK && i < 25; i++)
