@@ -19,6 +19,8 @@ typedef struct part {
     clrt_buffer *a, *b, *c;      /* the whole product, for the device alone */
     clrt_buffer *pa, *pb, *pc;   /* its part of the split */
     size_t rows, first;          /* its rows of the split */
+    int sits_out;                /* so much slower than the fastest that its calibration run stands for it */
+    double calibration;          /* seconds, the device alone after warm-up */
     double alone[BENCH_MAX_ROUNDS];
 } part;
 
@@ -157,7 +159,16 @@ int bench_split_run(const bench_opts *o)
             goto out;
         }
         weights[d] = 1.0 / (t > 1e-9 ? t : 1e-9);
+        parts[d].calibration = t;
     }
+    /* A device 20x slower than the fastest gets (almost) no rows and would
+     * take the whole run timing it alone: its calibration stands for it. */
+    double fastest_cal = parts[0].calibration;
+    for (size_t d = 1; d < n; d++)
+        if (parts[d].calibration < fastest_cal)
+            fastest_cal = parts[d].calibration;
+    for (size_t d = 0; d < n; d++)
+        parts[d].sits_out = parts[d].calibration > 20 * fastest_cal;
     size_t rows[BENCH_MAX_DEVICES];
     if (clrt_split_rows(rows, n, M, weights, 16) != CLRT_OK) {
         fail("clrt_split_rows", NULL);
@@ -190,6 +201,10 @@ int bench_split_run(const bench_opts *o)
     while (reps < o->max_reps && (reps < o->min_reps || bench_now() - start < o->min_time)) {
         for (size_t i = 0; i <= n; i++) {
             const size_t which = (reps % 2) ? n - i : i; /* n: the split */
+            if (which < n && parts[which].sits_out) {
+                parts[which].alone[reps] = parts[which].calibration;
+                continue;
+            }
             const double t0 = bench_now();
             if (which == n ? run_split(parts, n, ha, hb, hc, N, K) : run_alone(&parts[which], ha, hb, hc, M, N, K))
                 goto out;
@@ -220,7 +235,8 @@ int bench_split_run(const bench_opts *o)
         sum_speed += 1.0 / t;
         char name[64];
         snprintf(name, sizeof name, "%.28s (%.12s)", p->info.name, p->info.platform);
-        printf("%-3zu %-44s %10.2f %9.2f %12zu\n", d, name, 1e3 * t, flop / t * 1e-9, p->rows);
+        printf("%-3zu %-44s %10.2f %9.2f %12zu%s\n", d, name, 1e3 * t, flop / t * 1e-9, p->rows,
+               p->sits_out ? "  (>20x slower: its calibration run only)" : "");
     }
     const double ts = median(split_t, reps);
     printf("split across %zu: %.2f ms, %.2f GFLOP/s\n", n, 1e3 * ts, flop / ts * 1e-9);
