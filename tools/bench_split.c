@@ -240,7 +240,7 @@ int bench_split_run(const bench_opts *o)
     }
     const double ts = median(split_t, reps);
     printf("split across %zu: %.2f ms, %.2f GFLOP/s\n", n, 1e3 * ts, flop / ts * 1e-9);
-    printf("speed-up over the fastest device alone: %.3f (ideal for these speeds: %.3f)\n", fastest / ts,
+    printf("speed-up over the fastest device alone: %.3f (for devices that share nothing, these speeds would allow %.3f)\n", fastest / ts,
            fastest * sum_speed);
     printf("results checked against a double host product (every 7th row): all right\n");
     rc = 0;
