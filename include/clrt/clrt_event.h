@@ -34,6 +34,8 @@ extern "C" {
  *      clrt_event_destroy(). An event holds its context: events still live
  *      when the context is destroyed are reported like live buffers are.
  *    - Destroying an event does not wait for, nor cancel, the work it marks.
+ *    - Events may be used from several threads: one event may be waited for
+ *      and polled by many threads at once.
  *  @{ */
 /** A point in a queue's work (a marker, or the end of an asynchronous transfer). */
 typedef struct clrt_event clrt_event;
