@@ -198,7 +198,9 @@ typedef struct clrt_queue clrt_queue;
 CLRT_API int clrt_queue_create(clrt_queue **out, clrt_context *ctx);
 /** Block until everything enqueued on q has completed. */
 CLRT_API int clrt_queue_finish(clrt_queue *q);
-/** Waits for the queue's work, then releases it. */
+/** Waits for the queue's work, then releases it. Events recorded on it
+ *  (<clrt/clrt_event.h>) stay handles to destroy, refused (CLRT_EINVAL) by
+ *  every other call. */
 CLRT_API void clrt_queue_destroy(clrt_queue *q);
 /** @} */
 
