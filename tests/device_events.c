@@ -129,6 +129,42 @@ static void async_views(void **state)
 
 /* ---- several queues */
 
+/* A queue that waits for another queue's marker reads what that queue
+ * computed: without the wait, the idle second queue would read c at once,
+ * long before the product is there (c starts as zeros). */
+static void queue_waits_for_other_queue(void **state)
+{
+    (void)state;
+    clrt_context *ctx;
+    clrt_queue *q1, *q2;
+    TU_OK(clrt_context_create(&ctx, NULL));
+    TU_OK(clrt_queue_create(&q1, ctx));
+    TU_OK(clrt_queue_create(&q2, ctx));
+    const size_t n = tu_small() ? 33 : 515;
+    float *ha = random_floats(n * n, 13), *hc = calloc(n * n, sizeof(float));
+    assert_non_null(hc);
+    clrt_buffer *a = buffer(ctx, n, n), *c = buffer(ctx, n, n);
+    TU_OK(clrt_buffer_write(q2, c, hc, n * n)); /* zeros */
+    TU_OK(clrt_queue_finish(q2));
+    clrt_event *ready, *got;
+    TU_OK(clrt_buffer_write_async(q1, a, ha, n * n, NULL));
+    TU_OK(clrt_matmul(q1, c, a, a));
+    TU_OK(clrt_event_record(&ready, q1));
+    TU_OK(clrt_queue_wait(q2, ready));
+    TU_OK(clrt_buffer_read_async(q2, c, hc, n * n, &got));
+    TU_OK(clrt_event_wait(got));
+    tu_assert_matmul(hc, ha, ha, CLRT_FLOAT32, n, n, n);
+    clrt_event_destroy(ready);
+    clrt_event_destroy(got);
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(c);
+    clrt_queue_destroy(q1);
+    clrt_queue_destroy(q2);
+    clrt_context_destroy(ctx);
+    free(ha);
+    free(hc);
+}
+
 /* An upload queue and a compute queue, ordered by events only: the compute
  * queue waits for the upload of each slice, the upload queue waits for the
  * product of slice i before overwriting its input (two input slots). */
@@ -685,6 +721,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(marker_after_work, no_live),
         cmocka_unit_test_teardown(async_views, no_live),
+        cmocka_unit_test_teardown(queue_waits_for_other_queue, no_live),
         cmocka_unit_test_teardown(two_queues_pipeline, no_live),
         cmocka_unit_test_teardown(elapsed_between_markers, no_live),
         cmocka_unit_test_teardown(refusals, no_live),
