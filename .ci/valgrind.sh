@@ -9,7 +9,7 @@ cd "$ci_root"
 ci_need valgrind
 ci_timer_start
 b=${ci_build}valgrind
-suites=(device_api device_math device_faults device_threads device_limits device_cache device_user_kernels)
+suites=(device_api device_math device_faults device_threads device_limits device_cache device_user_kernels device_events)
 cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_TEST_DRIVERS=pocl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$b" -j2 --target "${suites[@]}" >/dev/null
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE= CLRT_TEST_REQUIRE_DEVICE=1 CLRT_TEST_SMALL=1

@@ -6,6 +6,7 @@
 #include "context.h"
 #include "kernels.h"
 #include "error.h"
+#include "event.h"
 #include "util.h"
 
 int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, size_t rows,
@@ -144,22 +145,30 @@ static int check_transfer(const clrt_queue *q, const clrt_buffer *b, const char 
 }
 
 /* The host <-> device copy of b's window: one plain copy when its elements
- * are one run of memory, else a rectangle (row pitch ld). */
-static cl_int transfer(clrt_queue *q, const clrt_buffer *b, int write, void *host)
+ * are one run of memory, else a rectangle (row pitch ld). Blocking, or not
+ * with its event in *ev (which may be NULL). */
+static cl_int transfer(clrt_queue *q, const clrt_buffer *b, int write, void *host, cl_bool blocking, cl_event *ev)
 {
     const size_t elem = b->elem;
     if (clrt__contiguous(b)) {
         const size_t off = b->offset * elem, size = b->rows * b->cols * elem;
-        return write ? clEnqueueWriteBuffer(q->cl, b->cl, CL_TRUE, off, size, host, 0, NULL, NULL)
-                     : clEnqueueReadBuffer(q->cl, b->cl, CL_TRUE, off, size, host, 0, NULL, NULL);
+        return write ? clEnqueueWriteBuffer(q->cl, b->cl, blocking, off, size, host, 0, NULL, ev)
+                     : clEnqueueReadBuffer(q->cl, b->cl, blocking, off, size, host, 0, NULL, ev);
     }
     const size_t origin[3] = {(b->offset % b->ld) * elem, b->offset / b->ld, 0};
     const size_t host_origin[3] = {0, 0, 0};
     const size_t region[3] = {b->cols * elem, b->rows, 1};
-    return write ? clEnqueueWriteBufferRect(q->cl, b->cl, CL_TRUE, origin, host_origin, region, b->ld * elem, 0,
-                                            b->cols * elem, 0, host, 0, NULL, NULL)
-                 : clEnqueueReadBufferRect(q->cl, b->cl, CL_TRUE, origin, host_origin, region, b->ld * elem, 0,
-                                           b->cols * elem, 0, host, 0, NULL, NULL);
+    return write ? clEnqueueWriteBufferRect(q->cl, b->cl, blocking, origin, host_origin, region, b->ld * elem, 0,
+                                            b->cols * elem, 0, host, 0, NULL, ev)
+                 : clEnqueueReadBufferRect(q->cl, b->cl, blocking, origin, host_origin, region, b->ld * elem, 0,
+                                           b->cols * elem, 0, host, 0, NULL, ev);
+}
+
+static const char *transfer_call(const clrt_buffer *b, int write)
+{
+    if (b->is_view && !clrt__contiguous(b))
+        return write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
+    return write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
 }
 
 int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count)
@@ -172,11 +181,9 @@ int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src, size_t c
      * non-blocking write would need a host copy to honour that. */
     cl_int err = clrt__fault(CLRT__FAULT_WRITE);
     if (err == CL_SUCCESS)
-        err = transfer(q, dst, 1, (void *)(uintptr_t)src);
+        err = transfer(q, dst, 1, (void *)(uintptr_t)src, CL_TRUE, NULL);
     if (err != CL_SUCCESS)
-        return clrt__context_fail_late(q->ctx, func, err, dst->is_view && !clrt__contiguous(dst)
-                                                              ? "clEnqueueWriteBufferRect"
-                                                              : "clEnqueueWriteBuffer");
+        return clrt__context_fail_late(q->ctx, func, err, transfer_call(dst, 1));
     return CLRT_OK;
 }
 
@@ -188,10 +195,48 @@ int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t co
         return status;
     cl_int err = clrt__fault(CLRT__FAULT_READ);
     if (err == CL_SUCCESS)
-        err = transfer(q, src, 0, dst);
+        err = transfer(q, src, 0, dst, CL_TRUE, NULL);
     if (err != CL_SUCCESS)
-        return clrt__context_fail_late(q->ctx, func, err, src->is_view && !clrt__contiguous(src)
-                                                              ? "clEnqueueReadBufferRect"
-                                                              : "clEnqueueReadBuffer");
+        return clrt__context_fail_late(q->ctx, func, err, transfer_call(src, 0));
     return CLRT_OK;
+}
+
+/* The non-blocking copy, and its event when done is not NULL. A refused
+ * enqueue is a late failure, as for the blocking copies. */
+static int transfer_async(clrt_queue *q, const clrt_buffer *b, int write, void *host, size_t count,
+                          clrt_event **done, const char *func)
+{
+    if (done)
+        *done = NULL;
+    int status = check_transfer(q, b, write ? "dst" : "src", host, count, func);
+    if (status != CLRT_OK)
+        return status;
+    clrt_event *ev = NULL;
+    if (done && !(ev = clrt__event_alloc()))
+        return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
+    cl_event cl = NULL;
+    cl_int err = clrt__fault(write ? CLRT__FAULT_WRITE : CLRT__FAULT_READ);
+    if (err == CL_SUCCESS)
+        err = transfer(q, b, write, host, CL_FALSE, done ? &cl : NULL);
+    if (err != CL_SUCCESS) {
+        free(ev);
+        return clrt__context_fail_late(q->ctx, func, err, transfer_call(b, write));
+    }
+    /* start it now, whatever the host does next (see clrt_event_record) */
+    clFlush(q->cl);
+    if (done) {
+        clrt__event_publish(ev, q, cl);
+        *done = ev;
+    }
+    return CLRT_OK;
+}
+
+int clrt_buffer_write_async(clrt_queue *q, clrt_buffer *dst, const void *src, size_t count, clrt_event **done)
+{
+    return transfer_async(q, dst, 1, (void *)(uintptr_t)src, count, done, "clrt_buffer_write_async");
+}
+
+int clrt_buffer_read_async(clrt_queue *q, const clrt_buffer *src, void *dst, size_t count, clrt_event **done)
+{
+    return transfer_async(q, src, 0, dst, count, done, "clrt_buffer_read_async");
 }

@@ -93,7 +93,7 @@ void clrt_context_destroy(clrt_context *ctx)
         /* Freeing now would leave the children dangling: the context goes when
          * the last of them is destroyed. Say so, since it is a caller bug. */
         clrt__report(func,
-                     "%d queue(s)/buffer(s)/program(s) of this context are still live; it will be "
+                     "%d queue(s)/buffer(s)/program(s)/event(s) of this context are still live; it will be "
                      "released when the last of them is destroyed",
                      children);
     }

@@ -9,6 +9,12 @@
 void clrt__context_retain(clrt_context *ctx);
 void clrt__context_release(clrt_context *ctx);
 
+/* A queue's struct is freed when its user reference (clrt_queue_destroy) and
+ * its events' references are all gone (queue.c); only the user's holds the
+ * context, since each event holds it too. */
+void clrt__queue_retain(clrt_queue *q);
+void clrt__queue_release(clrt_queue *q);
+
 /* A new context on the device of entry (context.c); func names the caller. */
 int clrt__context_open(clrt_context **out, const clrt__device_entry *entry, const char *func);
 

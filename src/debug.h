@@ -17,6 +17,7 @@ enum clrt__live_kind {
     CLRT__LIVE_PROGRAM, /* cached cl_programs, and clrt_program handles */
     CLRT__LIVE_KERNEL,  /* built-in cl_kernels, and clrt_kernel handles */
     CLRT__LIVE_SCRATCH, /* a queue's scratch cl_mem (packed B for matmul), freed with it */
+    CLRT__LIVE_EVENT,   /* clrt_event handles */
     CLRT__LIVE_KINDS
 };
 long clrt__debug_live(int kind);
@@ -40,7 +41,13 @@ enum clrt__fault_site {
     CLRT__FAULT_SET_ARG,
     CLRT__FAULT_ENQUEUE_KERNEL,
     CLRT__FAULT_FINISH,
-    CLRT__FAULT_SITES
+    /* The event sites come last: the fault sweeps of one plain session
+     * (device_faults, device_elementwise) stop before them
+     * (CLRT__FAULT_SESSION_SITES); device_events sweeps its own. */
+    CLRT__FAULT_MARKER,     /* clEnqueueMarkerWithWaitList, clEnqueueBarrierWithWaitList */
+    CLRT__FAULT_EVENT_WAIT, /* clWaitForEvents, and an event's execution status (its code as the status) */
+    CLRT__FAULT_SITES,
+    CLRT__FAULT_SESSION_SITES = CLRT__FAULT_MARKER
 };
 void clrt__debug_fault_arm(int site, unsigned nth, cl_int code);
 /* Every call at site fails with code until clrt__debug_fault_clear (a

@@ -20,6 +20,7 @@ enum {
     CLRT__TAG_BUFFER = 0x636c4246,  /* "clBF" */
     CLRT__TAG_PROGRAM = 0x636c5047, /* "clPG" */
     CLRT__TAG_KERNEL = 0x636c4b4e,  /* "clKN" */
+    CLRT__TAG_EVENT = 0x636c4556,   /* "clEV" */
     CLRT__TAG_DEAD = 0x64656164     /* written on destroy, before the memory is freed */
 };
 
@@ -45,6 +46,11 @@ struct clrt_context {
 
 struct clrt_queue {
     unsigned tag;
+    /* the user's reference + one per live event: the struct outlives
+     * clrt_queue_destroy while events of it live, so that they can tell
+     * (by its tag) that their queue is gone */
+    atomic_int refs;
+    int profiling; /* created with CL_QUEUE_PROFILING_ENABLE */
     clrt_context *ctx;
     cl_command_queue cl;
     /* matmul's packed copies of B and A (gemm.c), a slice of column panels of B and
@@ -86,6 +92,13 @@ struct clrt_program {
     cl_program cl;        /* owned by ctx's program cache */
 };
 
+/* A marker or an asynchronous transfer's completion (event.c). */
+struct clrt_event {
+    unsigned tag;
+    clrt_queue *queue; /* retained (the struct; OpenCL retains the cl queue for cl) */
+    cl_event cl;
+};
+
 struct clrt_kernel_arg; /* user_kernel.c */
 
 struct clrt_kernel {
@@ -114,6 +127,9 @@ int clrt__check_queue(const clrt_queue *q, const char *func);
 int clrt__check_usable(const clrt_context *ctx, const char *func);
 int clrt__check_buffer(const clrt_buffer *b, const char *func, const char *what);
 int clrt__check_program(const clrt_program *p, const char *func);
+/* A live event whose queue is live too (an event of a destroyed queue is
+ * CLRT_EINVAL). */
+int clrt__check_event(const clrt_event *ev, const char *func, const char *what);
 /* rows*cols*elem into *bytes; 0 on success, -1 on a zero dimension or overflow. */
 int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes);
 /* Its elements are one run of memory (a whole buffer, a row, or a view as

@@ -7,9 +7,8 @@
 #include "nn_launch.h"
 #include "util.h"
 
-int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
+static int queue_create(clrt_queue **out, clrt_context *ctx, unsigned flags, const char *func)
 {
-    static const char func[] = "clrt_queue_create";
     if (!out)
         return clrt__fail(CLRT_EINVAL, func, "out is NULL");
     *out = NULL;
@@ -18,19 +17,24 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
         status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)
         return status;
+    if (flags & ~(unsigned)CLRT_QUEUE_PROFILING)
+        return clrt__fail(CLRT_EINVAL, func, "unknown flags 0x%x (only CLRT_QUEUE_PROFILING)", flags);
 
     clrt_queue *q = calloc(1, sizeof *q);
     if (!q)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
     cl_int err = clrt__fault(CLRT__FAULT_CREATE_QUEUE);
     if (err == CL_SUCCESS)
-        q->cl = clCreateCommandQueue(ctx->cl, ctx->device, 0, &err);
+        q->cl = clCreateCommandQueue(ctx->cl, ctx->device,
+                                     (flags & CLRT_QUEUE_PROFILING) ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS || !q->cl) {
         free(q);
         return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateCommandQueue", &ctx->info,
                              "cannot create a command queue");
     }
     q->tag = CLRT__TAG_QUEUE;
+    atomic_init(&q->refs, 1);
+    q->profiling = (flags & CLRT_QUEUE_PROFILING) != 0;
     q->ctx = ctx;
     clrt_mutex_init(&q->scratch_lock);
     clrt_mutex_init(&q->nn_lock);
@@ -38,6 +42,24 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
     clrt__live(CLRT__LIVE_QUEUE, +1);
     *out = q;
     return CLRT_OK;
+}
+
+int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
+{
+    return queue_create(out, ctx, 0, "clrt_queue_create");
+}
+
+int clrt_queue_create_with(clrt_queue **out, clrt_context *ctx, unsigned flags)
+{
+    return queue_create(out, ctx, flags, "clrt_queue_create_with");
+}
+
+void clrt__queue_retain(clrt_queue *q) { atomic_fetch_add(&q->refs, 1); }
+
+void clrt__queue_release(clrt_queue *q)
+{
+    if (atomic_fetch_sub(&q->refs, 1) == 1)
+        free(q);
 }
 
 int clrt_queue_finish(clrt_queue *q)
@@ -76,7 +98,9 @@ void clrt_queue_destroy(clrt_queue *q)
     clrt__nn_scratch_free(q);
     clrt_mutex_destroy(&q->nn_lock);
     clReleaseCommandQueue(q->cl);
-    clrt__context_release(q->ctx);
-    free(q);
     clrt__live(CLRT__LIVE_QUEUE, -1);
+    /* The struct stays, tagged dead, while events of this queue live (they
+     * hold the context themselves, so it counts only them from now on). */
+    clrt__context_release(q->ctx);
+    clrt__queue_release(q);
 }

@@ -72,6 +72,18 @@ int clrt__check_program(const clrt_program *p, const char *func)
     return CLRT_OK;
 }
 
+int clrt__check_event(const clrt_event *ev, const char *func, const char *what)
+{
+    if (!ev)
+        return clrt__fail(CLRT_EINVAL, func, "event %s is NULL", what);
+    if (ev->tag != CLRT__TAG_EVENT)
+        return clrt__fail(CLRT_EINVAL, func, "event %s (%p) is not a live clrt event (destroyed, or not an event)",
+                          what, (const void *)ev);
+    if (ev->queue->tag != CLRT__TAG_QUEUE)
+        return clrt__fail(CLRT_EINVAL, func, "event %s belongs to a queue that was destroyed", what);
+    return CLRT_OK;
+}
+
 int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, const char *clcall)
 {
     int status = (code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_HOST_MEMORY) ? CLRT_ENOMEM

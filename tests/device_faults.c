@@ -583,7 +583,7 @@ static void sweep(unsigned long ok_buffer_call)
     for (int s = 0; s < CLRT__FAULT_SITES; s++)
         calls[s] = clrt__debug_fault_calls(s);
     unsigned runs = 0;
-    for (int site = 0; site < CLRT__FAULT_SITES; site++) {
+    for (int site = 0; site < CLRT__FAULT_SESSION_SITES; site++) {
         if (calls[site] == 0)
             fail_msg("the session never reaches %s: the sweep would not test it", site_call[site]);
         for (unsigned long n = 1; n <= calls[site]; n++) {

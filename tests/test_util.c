@@ -168,7 +168,7 @@ int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
 
 void tu_assert_no_live_handles(void)
 {
-    static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers"};
+    static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers", "events"};
     for (int k = 0; k < CLRT__LIVE_KINDS; k++)
         if (clrt__debug_live(k) != 0)
             fail_msg("%ld %s still live at teardown", clrt__debug_live(k), kinds[k]);

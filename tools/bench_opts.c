@@ -33,6 +33,10 @@ void bench_usage(FILE *f)
         "                    argmax and transpose run on a near-square rows x cols matrix\n"
         "                    of about each --add-sizes count (3162x3163 for 1e7), the\n"
         "                    others on 1 x count. Rates are GB/s of bytes read + written\n"
+        "                    'split' (alone): one float32 product, rows of A and C split\n"
+        "                    across the --device list weighted by each device's measured\n"
+        "                    speed, against each device alone (--sizes: first size, default\n"
+        "                    1024; docs/events.md)\n"
         "  --dtype LIST      f32,f64 (default both; f64 only where the device has it)\n"
         "  --sizes LIST      matmul sizes: N (square) or MxNxK, each optionally :NN, :NT,\n"
         "                    :TN or :TT (op(A), op(B) transposed: clrt_gemm against cblas_?gemm\n"
@@ -239,6 +243,10 @@ static int add_op(const char *s, void *arg)
 {
     bench_opts *o = arg;
     const int all = strcmp(s, "all") == 0, math = strcmp(s, "math") == 0;
+    if (strcmp(s, "split") == 0) { /* a mode of its own, not an operation of the table */
+        o->split = 1;
+        return 0;
+    }
     if (all || math) {
         for (int op = 0; op < BENCH_OPS; op++)
             if (all || bench_op_is_math(op))
@@ -478,6 +486,7 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         o->run[BENCH_ADD] = o->run[BENCH_MATMUL] = 1;
     if (!dtypes_given)
         o->run_f32 = o->run_f64 = 1;
+    o->sizes_given = sizes_given;
     if (!sizes_given) {
         const bench_shape *src = o->quick ? quick_mm : default_mm;
         o->nmatmul = o->quick ? sizeof quick_mm / sizeof *quick_mm : sizeof default_mm / sizeof *default_mm;

@@ -42,6 +42,8 @@ typedef struct bench_opts {
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */
     int gemm_extras;            /* products: also alpha/beta and views side by side */
+    int split;                  /* --op split: one product split across the --device list (bench_split.c) */
+    int sizes_given;            /* --sizes was given (split: else its own default size) */
     enum bench_format format;
     const char *plot;           /* PNG path, or NULL */
     int progress;               /* -1: when stderr is a terminal */

@@ -15,7 +15,7 @@
  * loops and checks), bench_ops (the operations), bench_clblast, bench_print
  * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
- * bench_progress. This file picks the devices and runs it all. */
+ * bench_progress, bench_split (one product across devices). This file picks the devices and runs it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,7 @@
 #include "bench_progress.h"
 #include "bench_ref.h"
 #include "bench_session.h"
+#include "bench_split.h"
 #include "bench_time.h"
 #include "bench_tune.h"
 
@@ -155,6 +156,8 @@ int main(int argc, char **argv)
         list_devices();
         return 0;
     }
+    if (opts.split)
+        return bench_split_run(&opts);
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;

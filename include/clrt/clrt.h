@@ -185,7 +185,8 @@ CLRT_API int clrt_context_device(const clrt_context *ctx, clrt_device_info *out)
 /** @defgroup queue Queues
  *  An in-order queue. Operations enqueued on it are asynchronous; a device
  *  failure may only show at clrt_queue_finish or clrt_buffer_read (or the
- *  blocking clrt_buffer_write), as CLRT_EDEVICE or CLRT_ENOMEM, after which
+ *  blocking clrt_buffer_write, or a wait for an event: <clrt/clrt_event.h>),
+ *  as CLRT_EDEVICE or CLRT_ENOMEM, after which
  *  the context is marked failed and every later call that does work on it
  *  (on any of its queues) returns CLRT_EDEVICE; it can still be destroyed.
  *  @{ */
@@ -197,7 +198,9 @@ typedef struct clrt_queue clrt_queue;
 CLRT_API int clrt_queue_create(clrt_queue **out, clrt_context *ctx);
 /** Block until everything enqueued on q has completed. */
 CLRT_API int clrt_queue_finish(clrt_queue *q);
-/** Waits for the queue's work, then releases it. */
+/** Waits for the queue's work, then releases it. Events recorded on it
+ *  (<clrt/clrt_event.h>) stay handles to destroy, refused (CLRT_EINVAL) by
+ *  every other call. */
 CLRT_API void clrt_queue_destroy(clrt_queue *q);
 /** @} */
 
@@ -271,5 +274,7 @@ CLRT_API int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, co
 /* The math family and views: clrt_gemm, clrt_binary, ..., clrt_buffer_view. */
 #include "clrt/clrt_math.h"
 #include "clrt/clrt_nn.h"
+/* Events, asynchronous transfers, splitting a product across devices. */
+#include "clrt/clrt_event.h"
 
 #endif /* CLRT_CLRT_H */

@@ -247,10 +247,17 @@ static void run_fake(input *in)
             const void *h = (u8(in) & 7) == 7 ? NULL : host;
             want = expect_transfer(q, c, h, count);
             if (want != CLRT_OK) {
-                if (op == 1)
+                clrt_event *ev = (clrt_event *)&f; /* the asynchronous copies check the same */
+                if (op == 1) {
                     verdict(clrt_buffer_write(q, c, h, count), want, "clrt_buffer_write", "write");
-                else
+                    verdict(clrt_buffer_write_async(q, c, h, count, &ev), want, "clrt_buffer_write_async",
+                            "write_async");
+                } else {
                     verdict(clrt_buffer_read(q, c, (void *)h, count), want, "clrt_buffer_read", "read");
+                    verdict(clrt_buffer_read_async(q, c, (void *)h, count, &ev), want, "clrt_buffer_read_async",
+                            "read_async");
+                }
+                CHECK(ev == NULL, "a refused asynchronous copy left an event");
             }
             break;
         }
@@ -275,8 +282,12 @@ static void run_fake(input *in)
                 CHECK(out == NULL, "a refused queue_create left a handle");
             }
             want = expect_queue(q) != CLRT_OK ? CLRT_EINVAL : usable(q->ctx);
-            if (want != CLRT_OK)
+            if (want != CLRT_OK) {
                 verdict(clrt_queue_finish(q), want, "clrt_queue_finish", "finish");
+                clrt_event *ev = (clrt_event *)&f;
+                verdict(clrt_event_record(&ev, q), want, "clrt_event_record", "event_record");
+                CHECK(ev == NULL, "a refused event_record left an event");
+            }
             /* getters on anything: never a crash, 0 for a dead handle */
             if (c && c->tag != CLRT__TAG_BUFFER)
                 CHECK(clrt_buffer_rows(c) == 0 && clrt_buffer_cols(c) == 0 && clrt_buffer_dtype(c) == 0,
@@ -323,10 +334,20 @@ static void run_real(input *in)
             size_t exact = c ? c->rows * c->cols : 1;
             size_t count = m == 0 ? exact - 1 : m == 1 ? exact + 1 : m == 2 ? exact : dim(in);
             int want = expect_transfer(real_q, c, host, count);
-            if (op == 2)
+            clrt_event *ev = NULL;
+            if (op == 2) {
                 verdict(clrt_buffer_write(real_q, c, host, count), want, "clrt_buffer_write", "write");
-            else
+                verdict(clrt_buffer_write_async(real_q, c, host, count, &ev), want, "clrt_buffer_write_async",
+                        "write_async");
+            } else {
                 verdict(clrt_buffer_read(real_q, c, host, count), want, "clrt_buffer_read", "read");
+                verdict(clrt_buffer_read_async(real_q, c, host, count, &ev), want, "clrt_buffer_read_async",
+                        "read_async");
+            }
+            CHECK((want == CLRT_OK) == (ev != NULL), "an asynchronous copy's event does not match its status");
+            if (ev) /* host is read and written by the next calls: done with it first */
+                verdict(clrt_event_wait(ev), CLRT_OK, "clrt_event_wait", "event_wait");
+            clrt_event_destroy(ev);
             break;
         }
         case 4:
