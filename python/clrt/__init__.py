@@ -10,7 +10,7 @@ Every failure raises clrt.Error (a RuntimeError) with the status name and the li
 message.
 """
 from ._errors import Error
-from ._lib import lib as _lib, path as library_path
+from ._lib import lib as _clib, path as library_path
 from ._context import Context, Device, default_context, devices
 from ._array import Array, empty, zeros, to_device, gemm, matmul
 from ._kernel import Kernel, LocalMemory, Program
@@ -25,7 +25,7 @@ __all__ = ["Error", "Context", "Device", "Array", "Kernel", "Program", "LocalMem
 
 def library_version():
     """The version of the libclrt in use."""
-    return _lib.clrt_version().decode()
+    return _clib.clrt_version().decode()
 
 
 def add(a, b, out=None):

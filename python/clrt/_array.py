@@ -38,7 +38,7 @@ def _normalize_shape(shape, who):
         shape = (shape,)
     try:
         shape = tuple(int(n) for n in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise _refuse(_errors.EINVAL, f"{who}: shape must be an int or a tuple of ints, "
                                       f"not {shape!r}") from None
     if len(shape) > 2:
@@ -55,6 +55,8 @@ def _dtype(dtype, who):
         dt = np.dtype(dtype)
     except TypeError:
         raise _refuse(_errors.EINVAL, f"{who}: {dtype!r} is not a dtype") from None
+    if dt.newbyteorder("=") in _buffer.DTYPES:
+        return dt.newbyteorder("=")
     if dt not in _buffer.DTYPES:
         raise _refuse(_errors.EINVAL, f"{who}: dtype {dt} is not one clrt holds (float32, "
                                       f"float64, int32); convert first, e.g. x.astype(np.float32)")
@@ -261,7 +263,7 @@ def to_device(x, ctx=None):
     ctx = _context.resolve(ctx)
     trans = x.ndim == 2 and not x.flags.c_contiguous and x.flags.f_contiguous
     host = x.T if trans else x
-    host = np.ascontiguousarray(host, dtype=dt.newbyteorder("="))
+    host = np.ascontiguousarray(host, dtype=dt)
     r, c = _shape2d(host.shape)
     buf = _buffer.new(ctx, r, c, dt, "clrt.to_device")
     check(lib.clrt_buffer_write(ctx._q, buf.ptr, host.ctypes.data, r * c))
@@ -394,19 +396,26 @@ def binary(op, a, b, who, out=None):
                                       f"dtype {out.dtype}, the result {shape} and {dtype}")
     c = out._b.handle(who)
 
-    def buf(x):
-        if isinstance(x, Array):
-            return _dense(x, who)._b.handle(who)
-        return _scalar_buffer(ctx, dtype, _coerce(x, dtype, who), who)._b.ptr
+    # operands laid out as seen; these locals keep any transposed copy alive for the calls
+    da = _dense(a, who) if isinstance(a, Array) else None
+    db = _dense(b, who) if isinstance(b, Array) else None
+    scalars = []
+
+    def buf(x, dx):
+        if dx is not None:
+            return dx._b.handle(who)
+        s = _scalar_buffer(ctx, dtype, _coerce(x, dtype, who), who)
+        scalars.append(s)
+        return s._b.ptr
 
     a_full = isinstance(a, Array) and _shape2d(a.shape) == full
     b_full = isinstance(b, Array) and _shape2d(b.shape) == full
     if a_full and op == OP_MUL and not isinstance(b, Array):
-        check(lib.clrt_scale(q, c, _coerce(b, dtype, who), _dense(a, who)._b.handle(who)))
+        check(lib.clrt_scale(q, c, _coerce(b, dtype, who), da._b.handle(who)))
     elif a_full:
-        check(lib.clrt_binary(q, op, c, buf(a), buf(b)))
+        check(lib.clrt_binary(q, op, c, buf(a, da), buf(b, db)))
     elif b_full and op in (OP_ADD, OP_MUL, OP_MIN, OP_MAX):
-        check(lib.clrt_binary(q, op, c, buf(b), buf(a)))
+        check(lib.clrt_binary(q, op, c, buf(b, db), buf(a, da)))
     else:
         # a is a row, a column or a scalar: spread it over the result, then apply b.
         if isinstance(b, Array) and b._b is out._b:
@@ -415,10 +424,10 @@ def binary(op, a, b, who, out=None):
             return out
         if isinstance(a, Array):
             check(lib.clrt_fill(q, c, 0.0))
-            check(lib.clrt_binary(q, OP_ADD, c, c, buf(a)))
+            check(lib.clrt_binary(q, OP_ADD, c, c, buf(a, da)))
         else:
             check(lib.clrt_fill(q, c, _coerce(a, dtype, who)))
-        check(lib.clrt_binary(q, op, c, c, buf(b)))
+        check(lib.clrt_binary(q, op, c, c, buf(b, db)))
     return out
 
 

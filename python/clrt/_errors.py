@@ -19,6 +19,8 @@ class Error(RuntimeError):
         super().__init__(f"{name}: {message}")
 
 
+Error.__module__ = "clrt"  # tracebacks say clrt.Error, the name users catch
+
 # The library's codes (include/clrt/clrt.h, CLRT_STATUS_MAP): the binding's own
 # refusals use the code the library would have used for the same mistake.
 EINVAL = -1
