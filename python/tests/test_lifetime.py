@@ -1,0 +1,60 @@
+"""Use after close, arrays of another context, and cleanup: clear exceptions, no crash,
+nothing left live (conftest checks the library's count at exit)."""
+import gc
+
+import numpy as np
+import pytest
+
+import clrt
+
+
+def test_use_after_context_close():
+    c = clrt.Context("pocl")
+    a = clrt.to_device(np.ones((3, 3), np.float32), ctx=c)
+    v, t = a[0:2, 0:2], a.T
+    k = c.program("__kernel void z(__global float *x) { x[get_global_id(0)] = 0; }").kernel("z")
+    c.close()
+    c.close()  # a no-op
+    for use in (a.get, v.get, t.get, lambda: a + a, lambda: a @ a, lambda: a.sum(),
+                lambda: a[0:1, 0:1], lambda: k(a, global_size=9), lambda: c.finish(),
+                lambda: clrt.empty(3, ctx=c), lambda: c.program("x"), lambda: a.set(np.ones((3, 3)))):
+        with pytest.raises(clrt.Error, match="closed") as e:
+            use()
+        assert e.value.name == "CLRT_EINVAL"
+    assert "closed" in repr(a) and "closed" in repr(c)
+
+
+def test_array_close():
+    a = clrt.to_device(np.ones(3, np.float32))
+    b = a + 1.0
+    a.close()
+    a.close()
+    with pytest.raises(clrt.Error, match="array used after it was closed"):
+        a + b
+    assert b.get().tolist() == [2, 2, 2]
+
+
+def test_mixed_contexts(ctx):
+    with clrt.Context("pocl") as other:
+        a = clrt.to_device(np.ones((3, 3), np.float32), ctx=ctx)
+        b = clrt.to_device(np.ones((3, 3), np.float32), ctx=other)
+        for op in (lambda: a + b, lambda: a @ b, lambda: clrt.gemm(a, b), lambda: b * a,
+                   lambda: clrt.add(a, a, out=b)):
+            with pytest.raises(clrt.Error, match="different contexts") as e:
+                op()
+            assert e.value.name == "CLRT_EINVAL"
+
+
+def test_temporaries_are_freed(ctx):
+    from clrt import _lib
+    a = clrt.to_device(np.ones((65, 65), np.float32), ctx=ctx)
+    gc.collect()
+    before = len(ctx._owned)
+    for _ in range(200):
+        a = (a + 1.0) * 0.5 - a.T
+        s = a.sum(axis=1)
+    del s
+    gc.collect()
+    assert len(ctx._owned) <= before + 1  # the scalar cache may hold the constants
+    if _lib.has("clrt_pytest_live_total"):
+        assert _lib.lib.clrt_pytest_live_total() < 50
