@@ -3,7 +3,9 @@
 # Ubuntu): compiler, CMake, the OpenCL loader and headers, three OpenCL
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
 # CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), and Doxygen
-# for the API reference (the docs target).
+# for the API reference (the docs target); for the Python package, Debian's
+# python3 with venv, numpy, pytest, setuptools and wheel, and PyOpenCL (the
+# Python benchmark's reference).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -18,5 +20,7 @@ apt-get install -y -qq --no-install-recommends \
     libcmocka-dev \
     libopenblas-dev libclblast-dev gnuplot-nox \
     doxygen \
+    python3 python3-venv python3-pip python3-setuptools python3-wheel \
+    python3-numpy python3-pytest python3-pyopencl \
     >/dev/null
 echo "setup-debian: done"
