@@ -20,6 +20,7 @@ UNARY = {"neg": 1, "abs": 2, "exp": 3, "log": 4, "sqrt": 5, "relu": 6, "tanh": 7
 REDUCE_SUM, REDUCE_MAX, REDUCE_MIN = 1, 2, 3
 ALL, EACH_ROW, EACH_COL = 0, 1, 2
 _SCALAR_CACHE = 256
+_clrt_binary = lib.clrt_binary
 
 
 def _refuse(status, msg):
@@ -369,8 +370,36 @@ def _coerce(x, dtype, who):
     raise _refuse(_errors.EINVAL, f"clrt: operator {who}: scalar {x!r} is not exactly an {dtype}")
 
 
+def _broadcast(sa, sb):
+    """numpy's broadcast shape of two shapes of at most 2 dimensions, or None."""
+    if sa == sb:
+        return sa
+    n = max(len(sa), len(sb))
+    sa, sb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    if any(x != y and x != 1 and y != 1 for x, y in zip(sa, sb)):
+        return None
+    return tuple(max(x, y) for x, y in zip(sa, sb))
+
+
 def binary(op, a, b, who, out=None):
     """out = a op b with numpy's broadcasting over at most 2 dimensions; scalars either side."""
+    if (type(a) is Array and type(b) is Array and a.shape == b.shape and not a._trans
+            and not b._trans and a.dtype == b.dtype and a._b.ctx is b._b.ctx
+            and (out is None or (type(out) is Array and out.shape == a.shape and not out._trans
+                                 and out.dtype == a.dtype and out._b.ctx is a._b.ctx))):
+        # the common case, kept short: the binding's cost per call is what is left here
+        ctx = a._b.ctx
+        if out is None:
+            r, c = _shape2d(a.shape)
+            out = Array(_buffer.new(ctx, r, c, a.dtype, who), a.shape)
+        q, pc, pa, pb = ctx._q, out._b.ptr, a._b.ptr, b._b.ptr
+        if q is None or pc is None or pa is None or pb is None:  # closed: say which
+            q, pc, pa, pb = (ctx._handles(who)[1], out._b.handle(who), a._b.handle(who),
+                             b._b.handle(who))
+        status = _clrt_binary(q, op, pc, pa, pb)
+        if status:
+            check(status)
+        return out
     arrays = [x for x in (a, b) if isinstance(x, Array)]
     for x in (a, b):
         if not isinstance(x, Array) and not _is_scalar(x):
@@ -382,11 +411,10 @@ def binary(op, a, b, who, out=None):
                                       "clrt does not convert dtypes implicitly")
     sa = a.shape if isinstance(a, Array) else ()
     sb = b.shape if isinstance(b, Array) else ()
-    try:
-        shape = np.broadcast_shapes(sa, sb)
-    except ValueError:
+    shape = _broadcast(sa, sb)
+    if shape is None:
         raise _refuse(_errors.ESHAPE, f"clrt: operator {who}: shapes {sa} and {sb} do not "
-                                      "broadcast (numpy's rules)") from None
+                                      "broadcast (numpy's rules)")
     full = _shape2d(shape)
     q = ctx._handles(f"clrt: operator {who}")[1]
     if out is None:

@@ -46,15 +46,22 @@ def test_mixed_contexts(ctx):
 
 
 def test_temporaries_are_freed(ctx):
+    """200 rounds of temporaries leave no more buffers than one round: the library's own
+    count (kernels compiled in the first round stay cached in the context, as designed)."""
     from clrt import _lib
+
+    def rounds(n, a):
+        for _ in range(n):
+            a = (a + 1.0) * 0.5 - a.T
+            s = a.sum(axis=1) / a[1:3, :].max()
+        return a, s
+
     a = clrt.to_device(np.ones((65, 65), np.float32), ctx=ctx)
+    a, s = rounds(1, a)
     gc.collect()
-    before = len(ctx._owned)
-    for _ in range(200):
-        a = (a + 1.0) * 0.5 - a.T
-        s = a.sum(axis=1)
-    del s
+    owned, live = len(ctx._owned), _lib.has("clrt_pytest_live_total") and _lib.lib.clrt_pytest_live_total()
+    a, s = rounds(200, a)
     gc.collect()
-    assert len(ctx._owned) <= before + 1  # the scalar cache may hold the constants
+    assert len(ctx._owned) == owned
     if _lib.has("clrt_pytest_live_total"):
-        assert _lib.lib.clrt_pytest_live_total() < 50
+        assert _lib.lib.clrt_pytest_live_total() == live
