@@ -1,9 +1,18 @@
 """_Buffer: one clrt_buffer handle (a matrix or a view of one) and who owns it.
 
 Arrays share a _Buffer when they are the same memory seen two ways (a and a.T).
-The buffer is destroyed when the last Array using it goes, when close() is
+The buffer is given up when the last Array using it goes, when close() is
 called on one of them, or when its context closes; after that every use raises
 clrt.Error instead of passing a freed handle to C.
+
+Given up by going out of scope, a whole (non-view) buffer is kept in its
+context's pool for the next buffer of the same rows, cols and dtype (up to
+POOL_BYTES per context), as PyOpenCL's and CuPy's memory pools do: creating
+device memory costs far more than the operations that fill it (POCL: 42 ms
+for 64 MiB against 10 ms for the add writing it), so `c = a + b` in a loop
+would otherwise be allocation-bound. The context's queue is in order, so the
+next user of a pooled buffer runs after every operation of the last one.
+close() and Context.close() free at once; Context.trim() empties the pool.
 """
 import ctypes
 import weakref
@@ -13,6 +22,7 @@ import numpy as np
 from . import _errors
 from ._lib import check, lib
 
+POOL_BYTES = 1 << 30
 DTYPES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3}
 
 
@@ -37,8 +47,18 @@ class _Buffer:
             lib.clrt_buffer_destroy(ptr)
 
     def __del__(self):
-        if self.ptr is not None:
+        ptr = self.ptr
+        if ptr is None:
+            return
+        ctx = self.ctx
+        nbytes = self.rows * self.cols * self.dtype.itemsize
+        if self.is_view or ctx._ctx is None or ctx._pool_bytes + nbytes > POOL_BYTES:
             self._release()
+            return
+        self.ptr = None
+        ctx._owned.pop(id(self), None)
+        ctx._pool.setdefault((self.rows, self.cols, self.dtype), []).append(ptr)
+        ctx._pool_bytes += nbytes
 
 
 def new(ctx, rows, cols, dtype, who):
@@ -49,6 +69,10 @@ def new(ctx, rows, cols, dtype, who):
                                              "(float32, float64, int32)")
         # (the library would say CLRT_EINVAL for an unknown dtype too)
     c, _ = ctx._handles(who)
+    free = ctx._pool.get((rows, cols, dtype))
+    if free:
+        ctx._pool_bytes -= rows * cols * dtype.itemsize
+        return _Buffer(ctx, free.pop(), rows, cols, dtype)
     out = ctypes.c_void_p()
     check(lib.clrt_buffer_create(ctypes.byref(out), c, code, rows, cols))
     return _Buffer(ctx, out.value, rows, cols, dtype)

@@ -71,6 +71,7 @@ class Context:
             raise err
         self._ctx, self._q = ctx, q
         self._owned = {}  # id -> weakref of an object with _release(), in creation order
+        self._pool, self._pool_bytes = {}, 0  # freed buffers kept for reuse (_buffer.py)
         self._scalars = {}  # (dtype, value) -> 1 x 1 Array holding it (operands of a op scalar)
         info = DeviceInfo()
         check(lib.clrt_context_device(ctx, ctypes.byref(info)))
@@ -110,6 +111,7 @@ class Context:
             obj = ref()
             if obj is not None:
                 obj._release()
+        self.trim()
         ctx, q = self._ctx, self._q
         self._ctx = self._q = None
         lib.clrt_queue_destroy(q)
@@ -118,6 +120,13 @@ class Context:
     def __del__(self):
         if getattr(self, "_ctx", None) is not None:
             self.close()
+
+    def trim(self):
+        """Free the device memory of arrays already gone that the pool kept for reuse."""
+        pool, self._pool, self._pool_bytes = self._pool, {}, 0
+        for ptrs in pool.values():
+            for ptr in ptrs:
+                lib.clrt_buffer_destroy(ptr)
 
     def __enter__(self):
         return self

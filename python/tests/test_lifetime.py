@@ -59,9 +59,34 @@ def test_temporaries_are_freed(ctx):
     a = clrt.to_device(np.ones((65, 65), np.float32), ctx=ctx)
     a, s = rounds(1, a)
     gc.collect()
+    ctx.trim()
     owned, live = len(ctx._owned), _lib.has("clrt_pytest_live_total") and _lib.lib.clrt_pytest_live_total()
     a, s = rounds(200, a)
     gc.collect()
+    assert ctx._pool_bytes <= 8 * 65 * 65 * 4  # a few temporaries' worth, reused
+    ctx.trim()
     assert len(ctx._owned) == owned
     if _lib.has("clrt_pytest_live_total"):
         assert _lib.lib.clrt_pytest_live_total() == live
+
+
+def test_pool_reuses_and_frees():
+    from clrt import _buffer, _lib
+    with clrt.Context("pocl") as c:
+        a = clrt.to_device(np.ones((7, 17), np.float32), ctx=c)
+        t = a + a
+        ptr = t._b.ptr
+        del t  # kept for reuse
+        assert c._pool_bytes == 7 * 17 * 4
+        u = a * a  # takes the pooled buffer
+        assert u._b.ptr == ptr and c._pool_bytes == 0
+        np.testing.assert_array_equal(u.get(), np.ones((7, 17)))
+        a.close()  # an explicit close frees at once, not into the pool
+        assert sum(map(len, c._pool.values())) <= 1
+        big = clrt.empty((1, _buffer.POOL_BYTES // 4), np.float32, ctx=c)
+        before = _lib.has("clrt_pytest_live_total") and _lib.lib.clrt_pytest_live_total()
+        del big  # over the pool's limit: freed
+        if _lib.has("clrt_pytest_live_total"):
+            assert _lib.lib.clrt_pytest_live_total() == before - 1
+        c.trim()
+        assert c._pool_bytes == 0 and not any(c._pool.values())
