@@ -15,12 +15,13 @@ from ._context import Context, Device, default_context, devices
 from ._array import Array, empty, zeros, to_device, gemm, matmul
 from ._kernel import Kernel, LocalMemory, Program
 from . import _array
+from . import nn
 
 __version__ = "0.1.0"
 __all__ = ["Error", "Context", "Device", "Array", "Kernel", "Program", "LocalMemory", "devices",
            "default_context", "empty", "zeros", "to_device", "gemm", "matmul", "add", "subtract",
            "multiply", "divide", "minimum", "maximum", "exp", "log", "sqrt", "tanh", "relu",
-           "sigmoid", "library_version", "library_path"]
+           "sigmoid", "library_version", "library_path", "nn"]
 
 
 def library_version():
