@@ -32,3 +32,27 @@ def test_matmul():
 
 def test_user_kernel():
     assert "matches numpy" in run("user_kernel.py")
+
+
+def _accuracy(out):
+    line = [l for l in out.splitlines() if l.startswith("test accuracy:")][-1]
+    return float(line.split()[2].rstrip("%"))
+
+
+def test_train_mlp():
+    out = run("train_mlp.py", "--epochs", "2")
+    assert "[2,    60] loss:" in out and "Finished Training" in out
+    assert _accuracy(out) > 80  # the synthetic set; chance is 10%
+
+
+def test_train_cnn():
+    from clrt import _lib
+    if not _lib.has("clrt_nn_conv2d_forward"):
+        r = subprocess.run([sys.executable, str(EXAMPLES / "train_cnn.py")], capture_output=True,
+                           text=True, timeout=600, env=dict(os.environ))
+        assert r.returncode == 2 and "no convolution yet" in r.stderr
+        return
+    out = run("train_cnn.py", "--epochs", "1", "--limit", "1000", "--batch", "16",
+              "--lr", "0.01", "--print-every", "20")
+    assert "[1,    20] loss:" in out and "Finished Training" in out
+    assert _accuracy(out) > 50
