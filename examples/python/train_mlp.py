@@ -5,7 +5,6 @@ fully connected network (784 -> 100 -> 10). train_cnn.py is the article's CNN.
 """
 import argparse
 
-import numpy as np
 
 import clrt
 from clrt import nn

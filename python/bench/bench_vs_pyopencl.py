@@ -6,7 +6,8 @@
 
 Cases (issue 14):
   add 1000x1000 and 4096x4096 float32: clrt `a + b` and clrt.add(a, b, out=c) against
-      pyopencl.array `a + b` and numpy `a + b`;
+      pyopencl.array `a + b` (its arrays on a pyopencl.tools.MemoryPool, as clrt pools
+      freed memory) and numpy `a + b`;
   product 1000x1000 float64 and 2048x2048 float32: clrt `a @ b` against the tiled
       local-memory kernel a PyOpenCL user writes from PyOpenCL's matrix-multiply
       example (16x16 tiles, guarded edges) and numpy `@` (OpenBLAS);
@@ -26,6 +27,7 @@ import time
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
+import pyopencl.tools as cltools
 
 import clrt
 
@@ -91,7 +93,8 @@ def bench_add(ctx, pctx, pq, n, reps):
     rng = np.random.default_rng(1)
     x, y = rng.random((n, n), np.float32), rng.random((n, n), np.float32)
     a, b, c = clrt.to_device(x, ctx=ctx), clrt.to_device(y, ctx=ctx), clrt.empty((n, n), ctx=ctx)
-    pa, pb = cla.to_device(pq, x), cla.to_device(pq, y)
+    pool = cltools.MemoryPool(cltools.ImmediateAllocator(pq))  # as clrt pools its memory
+    pa, pb = cla.to_device(pq, x, allocator=pool), cla.to_device(pq, y, allocator=pool)
     out = {}
 
     def clrt_op():
@@ -117,9 +120,9 @@ def bench_add(ctx, pctx, pq, n, reps):
     gb = 3 * n * n * 4 / 1e9
     med = {k: statistics.median(v) for k, v in t.items()}
     rows = [(f"add {n}x{n} f32", k, f"{med[k] * 1e3:.2f} ms", f"{gb / med[k]:.1f} GB/s") for k in t]
-    ratios = {"clrt a+b vs pyopencl a+b": ratio(t, "pyopencl a+b", "clrt a+b"),
-              "clrt add(out=) vs pyopencl a+b": ratio(t, "pyopencl a+b", "clrt add(out=)"),
-              "clrt a+b vs numpy": ratio(t, "numpy a+b", "clrt a+b")}
+    ratios = {f"add {n}: clrt a+b vs pyopencl a+b": ratio(t, "pyopencl a+b", "clrt a+b"),
+              f"add {n}: clrt add(out=) vs pyopencl a+b": ratio(t, "pyopencl a+b", "clrt add(out=)"),
+              f"add {n}: clrt a+b vs numpy a+b": ratio(t, "numpy a+b", "clrt a+b")}
     return rows, ratios
 
 
@@ -164,7 +167,8 @@ def bench_overhead(ctx, pctx, pq, reps, ops=500):  # noqa: C901 (one case, sever
     n = 1000
     x = np.ones(n, np.float32)
     a, b, c = (clrt.to_device(x, ctx=ctx) for _ in range(3))
-    pa, pb = cla.to_device(pq, x), cla.to_device(pq, x)
+    pool = cltools.MemoryPool(cltools.ImmediateAllocator(pq))
+    pa, pb = cla.to_device(pq, x, allocator=pool), cla.to_device(pq, x, allocator=pool)
     from clrt import _lib
     raw, nrows = _lib.lib.clrt_add, _lib.lib.clrt_buffer_rows
     q, ha, hb, hc = ctx._q, a._b.ptr, b._b.ptr, c._b.ptr

@@ -7,7 +7,6 @@ A 1-D array of n elements is logically 1 x n; its buffer is 1 x n, or n x 1
 seen transposed (what a reduction along rows gives). Operations that need the
 memory as it is logically laid out (elementwise, argmax) transpose first.
 """
-import ctypes
 import numbers
 
 import numpy as np
@@ -124,6 +123,11 @@ class Array:
         if self._trans:
             host = np.ascontiguousarray(host.T)
         return host.reshape(self.shape)
+
+    def __array__(self, dtype=None):
+        """np.asarray(a): the values on the host, as get() gives them."""
+        host = self.get()
+        return host if dtype is None else host.astype(dtype)
 
     def set(self, x):
         """Write numpy data of this array's shape into it (views: only the window)."""

@@ -18,6 +18,7 @@ def test_round_trip(ctx, rng, dtype, shape):
     y = a.get()
     assert y.shape == shape and y.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(y, x)
+    np.testing.assert_array_equal(np.asarray(a), x)  # __array__: get()
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
