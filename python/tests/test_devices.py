@@ -9,22 +9,35 @@ import pytest
 import clrt
 
 
-def test_devices_lists_pocl():
+# The suite runs on whatever the loader offers: POCL alone under ctest (python/CMakeLists.txt),
+# a GPU on the GPU check. Expectations come from clrt.devices(), not from a driver's name.
+
+
+def test_devices_list():
     devs = clrt.devices()
     assert devs and [d.index for d in devs] == list(range(len(devs)))
-    pocl = [d for d in devs if "Portable" in d.platform]
-    assert pocl, devs
-    d = pocl[0]
-    assert d.type == "cpu" and d.compute_units >= 1 and d.max_alloc > 0 and d.has_fp64
-    assert not d.is_emulator
+    for d in devs:
+        assert d.type in ("cpu", "gpu", "accelerator", "other") and d.name and d.platform
+        assert d.compute_units >= 1 and d.max_alloc > 0 and d.max_work_group >= 1
+    if os.environ.get("OCL_ICD_VENDORS", "").endswith("/pocl"):  # POCL alone: what it is
+        d, = devs
+        assert "Portable" in d.platform and d.type == "cpu" and d.has_fp64 and not d.is_emulator
 
 
 def test_context_by_selectors():
-    for sel in (None, "", "0", "cpu", "pocl", "0:0"):
+    d = clrt.devices()[0]
+    first_word = d.name.split()[0].split("-")[0]
+    checks = {"0": lambda dev: dev == d,
+              f"{d.platform_index}:{d.device_index}": lambda dev: dev == d,
+              d.type: lambda dev: dev.type == d.type,
+              first_word: lambda dev: first_word.lower() in
+              (dev.name + dev.platform + dev.vendor).lower()}
+    for sel, ok in checks.items():
         with clrt.Context(sel) as c:
-            assert "Portable" in c.device.platform
-            assert not c.closed
+            assert not c.closed and ok(c.device), (sel, c.device)
         assert c.closed
+    with clrt.Context(None) as c, clrt.Context("") as c2:
+        assert c.device == c2.device and c.device in clrt.devices()
 
 
 def test_unknown_selector_raises_library_error():
@@ -33,7 +46,8 @@ def test_unknown_selector_raises_library_error():
     err = e.value
     assert isinstance(err, RuntimeError)
     assert err.name == "CLRT_ENODEVICE" and err.status == -3
-    assert "no-such-device-xyz" in err.message and "pthread" in err.message  # lists devices
+    assert "no-such-device-xyz" in err.message
+    assert all(d.name in err.message for d in clrt.devices())  # the message lists the devices
     assert str(err).startswith("CLRT_ENODEVICE: ")
 
 
@@ -59,10 +73,11 @@ def _run(code, **env):
 
 def test_default_context_honours_clrt_device():
     code = ("import clrt, numpy as np; a = clrt.to_device(np.ones(3, np.float32)); "
-            "print(clrt.default_context().device.platform); print(a.context is clrt.default_context())")
-    r = _run(code, CLRT_DEVICE="pocl")
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == ["Portable Computing Language", "True"]
+            "print(clrt.default_context().device.index); print(a.context is clrt.default_context())")
+    for d in clrt.devices():
+        r = _run(code, CLRT_DEVICE=str(d.index))
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines() == [str(d.index), "True"]
     r = _run(code, CLRT_DEVICE="no-such-device-xyz")
     assert r.returncode != 0
     assert "clrt.Error: CLRT_ENODEVICE" in r.stderr and "no-such-device-xyz" in r.stderr

@@ -88,7 +88,7 @@ def test_argument_errors(ctx):
     assert e.value.name == "CLRT_EINVAL"
     with pytest.raises(clrt.Error, match="dimensions"):
         k(np.int32(8), np.float32(1), X, X, global_size=(8, 1), local_size=8)
-    with clrt.Context("pocl") as other:
+    with clrt.Context() as other:
         Y = clrt.to_device(np.ones(8, np.float32), ctx=other)
         with pytest.raises(clrt.Error, match="another context"):
             k(np.int32(8), np.float32(1), X, Y, global_size=8)
