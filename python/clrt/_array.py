@@ -156,13 +156,11 @@ class Array:
 
     def copy(self):
         """A new array with the same values, dense and laid out as it is seen."""
-        if self._trans and self.ndim == 2:
+        if self._trans:
             return _dense(self, "Array.copy")
         out = _new_like(self, self.shape, "Array.copy")
         check(lib.clrt_copy(self._q("Array.copy"), out._b.handle("Array.copy"),
                             self._b.handle("Array.copy")))
-        if self._trans:
-            out._trans = True
         return out
 
     # -- views
@@ -349,6 +347,8 @@ def _index(a, key):
     if a._trans:  # logical (r, c) is buffer (c, r)
         r0, nr, c0, nc = c0, nc, r0, nr
     v = _buffer.view(a._b, r0, c0, nr, nc, who)
+    if len(shape) < 2:  # a 1-D result is logically a row: a column of memory is seen transposed
+        return Array(v, shape, nr > 1)
     return Array(v, shape, a._trans)
 
 

@@ -97,5 +97,8 @@ def test_copy_and_item(ctx):
     np.testing.assert_array_equal(b.get(), x)
     np.testing.assert_array_equal(a.T.copy().get(), np.zeros((3, 2)))
     assert float(clrt.to_device(np.float64(3.5), ctx=ctx)) == 3.5
+    col_sums = b.sum(axis=1)  # a row of 2 held as a 2 x 1 buffer
+    np.testing.assert_array_equal(col_sums.copy().get(), x.sum(axis=1))
+    np.testing.assert_array_equal(b[:, 1].copy().get(), x[:, 1])
     with pytest.raises(clrt.Error):
         b.item()

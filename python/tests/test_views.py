@@ -30,10 +30,16 @@ def test_index_forms(ctx, rng):
         got = a[key]
         assert got.shape == x[key].shape, key
         np.testing.assert_array_equal(got.get(), x[key])
+        np.testing.assert_array_equal((got * 2.0).get(), x[key] * 2)  # usable in operations
+        np.testing.assert_array_equal(got.copy().get(), x[key])
         np.testing.assert_array_equal(a.T[key[::-1] if isinstance(key, tuple) else key].get(),
                                       x.T[key[::-1] if isinstance(key, tuple) else key])
     v = clrt.to_device(x[0], ctx=ctx)
     np.testing.assert_array_equal(v[2:5].get(), x[0, 2:5])
+    s = a.sum(axis=1)  # 1-D, held as a 17 x 1 column
+    ref = x.sum(axis=1)
+    for key in (np.s_[3:9], np.s_[-1], np.s_[4:5]):
+        np.testing.assert_allclose((s[key] + 1.0).get(), ref[key] + 1.0, rtol=1e-12)
 
 
 def test_views_in_operations(ctx, rng):
