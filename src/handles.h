@@ -57,6 +57,11 @@ struct clrt_queue {
     clrt_mutex scratch_lock;
     cl_mem scratch;
     size_t scratch_bytes;
+    /* the neural-network calls' intermediates (nn_launch.c), kept between calls
+     * for the same reason; nn_lock is held from a call's first use of them to
+     * its last enqueue. NULL until the first such call. */
+    clrt_mutex nn_lock;
+    struct clrt__nn_scratch *nn;
 };
 
 /* A buffer or a view: element (r, c) is at offset + r * ld + c of cl. A buffer

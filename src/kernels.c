@@ -10,6 +10,10 @@ static const clrt__kernel_def *const table[CLRT__K_COUNT] = {
     [CLRT__K_MATMUL] = &clrt__k_matmul,
     [CLRT__K_REDUCE] = &clrt__k_reduce,
     [CLRT__K_TRANSPOSE] = &clrt__k_transpose,
+    [CLRT__K_NN_IM2COL] = &clrt__k_nn_im2col,
+    [CLRT__K_NN_LAYOUT] = &clrt__k_nn_layout,
+    [CLRT__K_NN_POOL] = &clrt__k_nn_pool,
+    [CLRT__K_NN_ACT] = &clrt__k_nn_act,
 };
 
 const clrt__kernel_def *clrt__kernel_at(int id) { return id >= 0 && id < CLRT__K_COUNT ? table[id] : NULL; }

@@ -9,12 +9,23 @@
 
 #include "k_elementwise.h"
 #include "k_matmul.h"
+#include "k_nn.h"
 #include "k_reduce.h"
 #include "k_transpose.h"
 #include "params.h"
 
 /* Positions in the table: the kernel cache's slots. */
-enum clrt__kernel_id { CLRT__K_ELEMENTWISE, CLRT__K_MATMUL, CLRT__K_REDUCE, CLRT__K_TRANSPOSE, CLRT__K_COUNT };
+enum clrt__kernel_id {
+    CLRT__K_ELEMENTWISE,
+    CLRT__K_MATMUL,
+    CLRT__K_REDUCE,
+    CLRT__K_TRANSPOSE,
+    CLRT__K_NN_IM2COL,
+    CLRT__K_NN_LAYOUT,
+    CLRT__K_NN_POOL,
+    CLRT__K_NN_ACT,
+    CLRT__K_COUNT
+};
 
 const clrt__kernel_def *clrt__kernel_at(int id);
 /* The id of the kernel called name (or an earlier name of it: "add" is the

@@ -1,9 +1,12 @@
 /* clrt_nn_relu_forward and _backward, clrt_nn_linear_forward and _backward: argument
- * checks, then the math family (gemm, a row-broadcast add, a column sum).
+ * checks, then the math family (gemm, a row-broadcast add, a column sum), or
+ * for relu's gradient one kernel of its own (cl/nn_act.cl).
  * Every operand is checked here first so that a refused call enqueues
  * nothing (the math calls would otherwise refuse half-way). */
 #include "error.h"
+#include "kernels.h"
 #include "nn_check.h"
+#include "nn_launch.h"
 
 int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x)
 {
@@ -34,34 +37,23 @@ int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy,
         st = clrt__nn_shape(dy, x->rows, x->cols, func, "dy");
     if (st == CLRT_OK)
         st = clrt__nn_shape(dx, x->rows, x->cols, func, "dx");
+    /* one elementwise kernel (nn_act: relu_backward): dx may be dy or x itself */
     if (st == CLRT_OK)
-        st = clrt__nn_apart(dx, x, func, "dx", "x");
+        st = clrt__check_in_place(dx, x, "x", func);
     if (st == CLRT_OK)
-        st = clrt__nn_apart(dx, dy, func, "dx", "dy");
+        st = clrt__check_in_place(dx, dy, "dy", func);
+    clrt__built *k;
+    if (st == CLRT_OK)
+        st = clrt__nn_kernel(q, CLRT__K_NN_ACT, x->dtype, func, &k);
     if (st != CLRT_OK)
         return st;
-    /* Two factors whose product lifts the smallest positive subnormal to at least
-     * 1, each representable in the dtype; larger values overflow to inf, and the
-     * min with 1 brings every positive value to exactly 1, zero stays zero. */
-    const int f64 = x->dtype == CLRT_FLOAT64;
-    const double lift_a = f64 ? 0x1p1000 : 0x1p100, lift_b = f64 ? 0x1p74 : 0x1p49;
-    clrt_buffer *one = NULL;
-    st = clrt_buffer_create(&one, q->ctx, x->dtype, 1, 1);
-    if (st == CLRT_OK)
-        st = clrt_fill(q, one, 1.0);
-    if (st == CLRT_OK)
-        st = clrt_unary(q, CLRT_OP_RELU, dx, x);
-    if (st == CLRT_OK)
-        st = clrt_scale(q, dx, lift_a, dx);
-    if (st == CLRT_OK)
-        st = clrt_scale(q, dx, lift_b, dx);
-    if (st == CLRT_OK)
-        st = clrt_binary(q, CLRT_OP_MIN, dx, dx, one);
-    if (st == CLRT_OK)
-        st = clrt_binary(q, CLRT_OP_MUL, dx, dx, dy);
-    if (one)
-        clrt_buffer_destroy(one);
-    return st;
+    clrt__nn_args a = {0};
+    clrt__nn_ulong(&a, x->rows);
+    clrt__nn_ulong(&a, x->cols);
+    clrt__nn_matrix(&a, dy);
+    clrt__nn_matrix(&a, x);
+    clrt__nn_matrix(&a, dx);
+    return clrt__nn_launch_2d(q, k, func, &a, x->cols, x->rows);
 }
 
 int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,

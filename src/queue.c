@@ -4,6 +4,7 @@
 #include "debug.h"
 #include "context.h"
 #include "error.h"
+#include "nn_launch.h"
 #include "util.h"
 
 int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
@@ -32,6 +33,7 @@ int clrt_queue_create(clrt_queue **out, clrt_context *ctx)
     q->tag = CLRT__TAG_QUEUE;
     q->ctx = ctx;
     clrt_mutex_init(&q->scratch_lock);
+    clrt_mutex_init(&q->nn_lock);
     clrt__context_retain(ctx);
     clrt__live(CLRT__LIVE_QUEUE, +1);
     *out = q;
@@ -71,6 +73,8 @@ void clrt_queue_destroy(clrt_queue *q)
         clrt__live(CLRT__LIVE_SCRATCH, -1);
     }
     clrt_mutex_destroy(&q->scratch_lock);
+    clrt__nn_scratch_free(q);
+    clrt_mutex_destroy(&q->nn_lock);
     clReleaseCommandQueue(q->cl);
     clrt__context_release(q->ctx);
     free(q);

@@ -488,6 +488,10 @@ int clrt_tune_run(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const
     int status = clrt__tune_target(ctx, kernel, dtype, func, &t.id);
     if (status == CLRT_OK && !out)
         status = clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    if (status == CLRT_OK && !clrt__work_known(t.id))
+        status = clrt__fail(CLRT_EUNSUPPORTED, func,
+                            "kernel '%s' has no tuner operation yet; set its parameters with clrt_tune_override",
+                            kernel);
     if (status == CLRT_OK && o && (o->version < 1 || o->version > CLRT_TUNE_OPTIONS_VERSION))
         status = clrt__fail(CLRT_EINVAL, func, "options of version %u (use clrt_tune_options_init)", o->version);
     if (status == CLRT_OK)

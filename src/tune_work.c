@@ -23,6 +23,11 @@ static int matrix_run(clrt__work *w);
 static size_t matrix_check_shapes(clrt__shape *out, size_t cap);
 static int matrix_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t *wrong);
 
+int clrt__work_known(int kernel)
+{
+    return kernel == CLRT__K_MATMUL || kernel == CLRT__K_ELEMENTWISE || matrix_kernel(kernel);
+}
+
 clrt__shape clrt__work_shape(int kernel, size_t size)
 {
     if (matrix_kernel(kernel))

@@ -25,6 +25,10 @@ typedef struct clrt__work {
     clrt_buffer *d; /* reduce: the all-elements sum (b each row's, c each column's) */
 } clrt__work;
 
+/* Whether the tuner has an operation for the kernel (the neural-network
+ * kernels have none yet: their parameters are set with clrt_tune_override). */
+int clrt__work_known(int kernel);
+
 /* The shape timed at size (n x n x n, or about n elements). */
 clrt__shape clrt__work_shape(int kernel, size_t size);
 /* FLOP or bytes of one run at s, and the unit of work per second. */

@@ -31,19 +31,20 @@ extern "C" {
  *  share memory with inputs unless a function says so (CLRT_EINVAL).
  *  Functions that need intermediate matrices create them and destroy them
  *  before they return (OpenCL keeps their memory until the enqueued work is
- *  done).
+ *  done), except the convolution and the loss: they keep theirs with the
+ *  queue, reused by later calls and grown to the largest asked (the
+ *  convolution's: (channels*kernel_h*kernel_w + out_channels) x
+ *  N*out_h*out_w elements), freed by clrt_queue_destroy().
  *  @{ */
 
 /** y = max(x, 0) elementwise (clrt_unary with CLRT_OP_RELU); y and x of one
  *  shape; y may be x (in place). */
 CLRT_API int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x);
 
-/** The gradient of relu: dx = dy where x > 0, else 0, with x the forward
- *  pass's input; dx, dy and x of one shape. A NaN in x gives NaN there. dx
- *  must not share memory with dy or x (it holds an intermediate). Computed
- *  with the math family: step(x) = min(relu(x) * 2^a * 2^b, 1), exact for
- *  every positive x (subnormals too, unless the device flushes them to zero),
- *  then dx = dy * step(x); so an infinite dy where x <= 0 gives NaN. */
+/** The gradient of relu: dx = dy where x > 0, else 0 (whatever dy holds
+ *  there, infinite or NaN, as PyTorch), with x the forward pass's input; a
+ *  NaN in x gives NaN there. dx, dy and x of one shape; dx may be dy or x
+ *  (in place), not a part of either. One kernel launch. */
 CLRT_API int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *x);
 
 /** A fully connected layer: y (N x out) = x (N x in) W^T + b, with W out x in
@@ -83,14 +84,16 @@ CLRT_API int clrt_nn_conv2d_output(const clrt_conv2d_shape *s, size_t *out_h, si
 
 /** y (N x out_channels*out_h*out_w) = conv(x (N x channels*height*width),
  *  w (out_channels x channels*kernel_h*kernel_w: PyTorch's weight tensor,
- *  flattened)) + b (1 x out_channels, or NULL for no bias). */
+ *  flattened)) + b (1 x out_channels, or NULL for no bias). Computed as
+ *  im2col + one GEMM for the whole batch (docs/nn.md). */
 CLRT_API int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
                                     const clrt_buffer *b, const clrt_conv2d_shape *s);
 
 /** The gradients of clrt_nn_conv2d_forward() given dy (its y's shape), the
  *  layer's input x and weights w: dx (x's shape), dw (w's shape), db (1 x
  *  out_channels). Each output is overwritten (not accumulated into); any of
- *  dx, dw, db may be NULL (not computed), not all three. */
+ *  dx, dw, db may be NULL (not computed), not all three. x is read only for
+ *  dw, w only for dx (both are checked either way). */
 CLRT_API int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clrt_buffer *db,
                                      const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w,
                                      const clrt_conv2d_shape *s);
@@ -130,9 +133,10 @@ CLRT_API int clrt_nn_maxpool_backward(clrt_queue *q, clrt_buffer *dx, const clrt
  *  log softmax(logits_i)[label_i], and dlogits (N x C, or NULL for none) =
  *  (softmax(logits) - onehot(labels)) / N, its gradient. Numerically stable:
  *  each row's maximum is subtracted before exp. loss and dlogits have
- *  logits' dtype. The labels are read to the host first (this call waits for
- *  q); a label outside 0..C-1 is CLRT_EINVAL and nothing is written. A NaN or
- *  infinite logit makes its row's results NaN. */
+ *  logits' dtype. Nothing waits for the device: the labels are checked
+ *  there, and a label outside 0..C-1, or a NaN or infinite logit, makes its
+ *  row's gradient NaN and the loss NaN (the other rows' gradients are
+ *  right); a caller that wants an error checks the loss with isnan. */
 CLRT_API int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits, const clrt_buffer *logits,
                                   const clrt_buffer *labels);
 

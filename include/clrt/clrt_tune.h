@@ -176,8 +176,10 @@ typedef struct clrt_tune_result {
  *  of its own on ctx's device: ctx's kernels are not changed, and nothing is
  *  stored (clrt_tune_file_store does that). Takes seconds to many minutes.
  *  CLRT_OK whether or not it improved; CLRT_EINVAL for bad arguments (o may
- *  be NULL: the defaults); when the defaults themselves fail to build or run,
- *  their status (out->note says why). */
+ *  be NULL: the defaults); CLRT_EUNSUPPORTED for a kernel the tuner has no
+ *  operation for (the neural-network kernels nn_*: use clrt_tune_override);
+ *  when the defaults themselves fail to build or run, their status (out->note
+ *  says why). */
 CLRT_API int clrt_tune_run(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const clrt_tune_options *o,
                            clrt_tune_result *out);
 /** @} */

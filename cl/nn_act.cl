@@ -1,0 +1,57 @@
+/* The gradient of relu and the softmax cross-entropy's rows (src/nn_layers.c,
+ * src/nn_loss.c; src/k_nn.h lists the parameters). OpenCL C 1.2. Every
+ * matrix has its start offset and row stride (views). */
+
+/* dx = dy where x > 0, 0 where x <= 0 (whatever dy holds there, as PyTorch's
+ * threshold_backward), NaN where x is NaN. Elementwise, so dx may be dy or x.
+ * Launch: 2-D, global[0] >= cols (any work-group width), global[1] = rows. */
+__kernel void relu_backward(const ulong rows, const ulong cols, __global const REAL *dy, const ulong dy_off,
+                            const ulong lddy, __global const REAL *x, const ulong x_off, const ulong ldx,
+                            __global REAL *dx, const ulong dx_off, const ulong lddx)
+{
+    const ulong j = get_global_id(0), i = get_global_id(1);
+    if (j >= cols || i >= rows)
+        return;
+    const REAL v = x[x_off + i * ldx + j];
+    const REAL g = dy[dy_off + i * lddy + j];
+    dx[dx_off + i * lddx + j] = isnan(v) ? v : v > (REAL)0 ? g : (REAL)0;
+}
+
+/* Softmax cross-entropy of each row i of logits (N x C): rowloss[i] =
+ * (log sum_j exp(z_j - m) - (z_label - m)) / N with m the row's maximum (so
+ * exp never overflows), and, when has_dl, the row of dlogits =
+ * (softmax(z) - onehot(label)) / N. A label outside 0..C-1, or a NaN or
+ * infinite logit, makes the row's loss and gradient NaN (the batch's loss,
+ * their sum, is then NaN). rowloss is contiguous (N x 1). inv_n = 1 / N.
+ * Launch: 1-D, one work-item per row (extra work-items return). */
+__kernel void xent_rows(const ulong N, const ulong C, __global const REAL *z, const ulong z_off, const ulong ldz,
+                        __global const int *lab, const ulong lab_off, const ulong ldlab, __global REAL *rowloss,
+                        __global REAL *dl, const ulong dl_off, const ulong lddl, const int has_dl, const REAL inv_n)
+{
+    const ulong i = get_global_id(0);
+    if (i >= N)
+        return;
+    __global const REAL *row = z + z_off + i * ldz;
+    const int label = lab[lab_off + i * ldlab];
+    int bad = label < 0 || (ulong)label >= C;
+    REAL m = row[0];
+    for (ulong j = 0; j < C; ++j) {
+        const REAL v = row[j];
+        bad |= !isfinite(v);
+        m = v > m ? v : m;
+    }
+    REAL s = (REAL)0;
+    for (ulong j = 0; j < C; ++j)
+        s += exp(row[j] - m);
+    const REAL nan_value = (REAL)NAN;
+    const ulong li = bad ? 0 : (ulong)label; /* never read outside the row */
+    rowloss[i] = bad ? nan_value : (log(s) - (row[li] - m)) * inv_n;
+    if (!has_dl)
+        return;
+    __global REAL *d = dl + dl_off + i * lddl;
+    const REAL inv_s = (REAL)1 / s;
+    for (ulong j = 0; j < C; ++j) {
+        const REAL p = exp(row[j] - m) * inv_s - (j == li ? (REAL)1 : (REAL)0);
+        d[j] = bad ? nan_value : p * inv_n;
+    }
+}

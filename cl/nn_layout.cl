@@ -1,0 +1,42 @@
+/* The 2-D convolution's output layout (src/nn_conv.c; src/k_nn.h lists the
+ * parameters). OpenCL C 1.2.
+ *
+ * The convolution's GEMM gives yc, K x (N * PL) (PL = OH * OW, one output
+ * plane): row k holds filter k's planes of every image in turn. The layer's y
+ * is N x (K * PL): image n's K planes in one row (NCHW). These two kernels
+ * move planes between the two, each plane a contiguous run on both sides.
+ *
+ * Launch: 1-D, any work-group size, one work-item per (n, k) plane, N * K of
+ * them in the order g = n * K + k (extra work-items return). */
+
+/* y (at y_off, row stride ldy) = yc + b[k] on every element of plane k (b at
+ * b_off; has_bias 0: no bias, b is not read). */
+__kernel void conv_rows(const ulong N, const ulong K, const ulong PL, __global const REAL *yc, __global REAL *y,
+                        const ulong y_off, const ulong ldy, __global const REAL *b, const ulong b_off,
+                        const int has_bias)
+{
+    const ulong g = get_global_id(0);
+    const ulong n = g / K, k = g - n * K;
+    if (n >= N)
+        return;
+    const REAL bias = has_bias ? b[b_off + k] : (REAL)0;
+    __global const REAL *src = yc + k * (N * PL) + n * PL;
+    __global REAL *dst = y + y_off + n * ldy + k * PL;
+    for (ulong p = 0; p < PL; ++p)
+        dst[p] = src[p] + bias;
+}
+
+/* The way back, for the backward pass: dyc (K x N*PL, contiguous) from dy
+ * (N x K*PL at dy_off, row stride lddy). */
+__kernel void conv_cols(const ulong N, const ulong K, const ulong PL, __global const REAL *dy, const ulong dy_off,
+                        const ulong lddy, __global REAL *dyc)
+{
+    const ulong g = get_global_id(0);
+    const ulong n = g / K, k = g - n * K;
+    if (n >= N)
+        return;
+    __global const REAL *src = dy + dy_off + n * lddy + k * PL;
+    __global REAL *dst = dyc + k * (N * PL) + n * PL;
+    for (ulong p = 0; p < PL; ++p)
+        dst[p] = src[p];
+}

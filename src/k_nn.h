@@ -1,0 +1,50 @@
+/* The neural-network layers' kernels and their launch rules. Four built-in
+ * kernels, one cl/ source each, a main entry and one auxiliary entry of the
+ * same program (its other direction):
+ *   nn_im2col  cl/nn_im2col.cl  im2col        col2im            (convolution)
+ *   nn_layout  cl/nn_layout.cl  conv_rows     conv_cols         (convolution)
+ *   nn_pool    cl/nn_pool.cl    maxpool_forward maxpool_backward, maxpool_backward_tiled
+ *   nn_act     cl/nn_act.cl     relu_backward xent_rows         (relu, loss)
+ * Each work-item moves or sums one run of a row (the kernels' comments say
+ * which), so the parameters are the work-group size and (im2col, col2im,
+ * pooling) the index width; one list serves all four. Layer 4. */
+#ifndef CLRT_K_NN_H
+#define CLRT_K_NN_H
+
+#include <string.h>
+
+#include "params.h"
+
+/* X(name, -D define, min, max, tuner values for variant 0 | variant 1, meaning). */
+#define CLRT__NN_PARAMS(X)                                                                                  \
+    X(wg, NULL, 1, 1024, "16 32 64 128 256", "",                                                          \
+      "work-items per group, a power of two (relu_backward: the group's width along a row)")             \
+    X(idx64, NULL, 0, 1, "", "",                                                                          \
+      "nn_im2col, nn_pool: 1 index arithmetic in 64 bits always, 0 in 32 bits when every index fits (faster)")
+
+typedef struct clrt__nn_params {
+    CLRT__NN_PARAMS(CLRT__PARAM_FIELD)
+} clrt__nn_params;
+
+extern const clrt__kernel_def clrt__k_nn_im2col;
+extern const clrt__kernel_def clrt__k_nn_layout;
+extern const clrt__kernel_def clrt__k_nn_pool;
+extern const clrt__kernel_def clrt__k_nn_act;
+
+/* The auxiliary entries (clrt__built's aux[]): each kernel's other direction;
+ * nn_pool's backward pass for windows that tile the image (stride == size). */
+enum { CLRT__NN_AUX = 0, CLRT__NN_AUX_TILED = 1 };
+
+static inline clrt__nn_params clrt__nnp(const clrt__pvals *p)
+{
+    clrt__nn_params t;
+    memcpy(&t, p->v, sizeof t);
+    return t;
+}
+
+/* A 1-D launch of items work-items (items >= 1) with p's group, made no
+ * larger than kernel_wg (the entry's CL_KERNEL_WORK_GROUP_SIZE; 0: unknown):
+ * *global a multiple of *local, at least items. */
+void clrt__nn_geometry(const clrt__nn_params *p, size_t kernel_wg, size_t items, size_t *global, size_t *local);
+
+#endif
