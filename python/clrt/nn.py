@@ -178,7 +178,8 @@ def maxpool2d_backward(dy, argmax, image, size, stride=None):
 
 def softmax_cross_entropy(logits, labels, with_grad=True):
     """(loss as a 0-d array, dlogits or None): mean softmax cross-entropy of logits (N x C)
-    against int32 labels (N, or N x 1). Waits for the queue (the labels are checked)."""
+    against int32 labels (N, or N x 1). A label outside 0..C-1 (or a NaN logit) gives a NaN
+    loss and a NaN gradient row, as clrt_nn_softmax_xent says; nothing waits for the device."""
     who = "clrt.nn.softmax_cross_entropy"
     if not isinstance(labels, Array):
         raise _errors.refuse(_errors.EINVAL, f"{who}: labels must be a clrt array "
