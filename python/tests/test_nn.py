@@ -96,22 +96,51 @@ def test_mlp_training_lowers_the_loss(ctx):
 
 
 @pytest.mark.skipif(not HAS_CONV, reason="this libclrt has no convolution yet (the CNN issue)")
-def test_conv_pool_against_numpy(ctx, rng):
-    n, c, h, w, k, ks = 2, 3, 7, 9, 4, 3
-    x, wt, b = rand(rng, (n, c * h * w), np.float64), rand(rng, (k, c * ks * ks), np.float64), rand(rng, (1, k), np.float64)
-    y = nn.conv2d(clrt.to_device(x, ctx=ctx), clrt.to_device(wt, ctx=ctx), clrt.to_device(b, ctx=ctx),
-                  (c, h, w), k, ks, padding=1)
-    xi = np.pad(x.reshape(n, c, h, w), ((0, 0), (0, 0), (1, 1), (1, 1)))
-    wi = wt.reshape(k, c, ks, ks)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_conv_pool_against_numpy(ctx, rng, dtype):
+    n, c, h, w, k, ks, pad = 2, 3, 7, 9, 4, 3, 1
+    x, wt, b = rand(rng, (n, c * h * w), dtype), rand(rng, (k, c * ks * ks), dtype), rand(rng, (1, k), dtype)
+    X, Wt = clrt.to_device(x, ctx=ctx), clrt.to_device(wt, ctx=ctx)
+    y = nn.conv2d(X, Wt, clrt.to_device(b, ctx=ctx), (c, h, w), k, ks, padding=pad)
+    assert nn.conv2d_output(c, h, w, k, ks, 1, pad) == (h, w)
+    xi = np.pad(x.astype(np.float64).reshape(n, c, h, w), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    wi = wt.astype(np.float64).reshape(k, c, ks, ks)
     ref = np.zeros((n, k, h, w))
     for i in range(h):
         for j in range(w):
             ref[:, :, i, j] = np.einsum("ncij,kcij->nk", xi[:, :, i:i + ks, j:j + ks], wi)
     ref += b.reshape(1, k, 1, 1)
-    assert_close(y.get(), ref.reshape(n, -1), np.float64, c * ks * ks)
+    bound_k = c * ks * ks
+    assert_close(y.get(), ref.reshape(n, -1), dtype, bound_k)
+
+    # backward: dx, dw, db from the same loops, transposed
+    dy = rand(rng, (n, k * h * w), dtype)
+    dyi = dy.astype(np.float64).reshape(n, k, h, w)
+    dxi, dwi = np.zeros_like(xi), np.zeros_like(wi)
+    for i in range(h):
+        for j in range(w):
+            dxi[:, :, i:i + ks, j:j + ks] += np.einsum("nk,kcij->ncij", dyi[:, :, i, j], wi)
+            dwi += np.einsum("nk,ncij->kcij", dyi[:, :, i, j], xi[:, :, i:i + ks, j:j + ks])
+    dx, dw, db = nn.conv2d_backward(clrt.to_device(dy, ctx=ctx), X, Wt, (c, h, w), k, ks, padding=pad)
+    assert_close(dx.get(), dxi[:, :, pad:-pad, pad:-pad].reshape(n, -1), dtype, k * ks * ks)
+    assert_close(dw.get(), dwi.reshape(k, -1), dtype, n * h * w)
+    assert_close(db.get(), dyi.sum(axis=(0, 2, 3)).reshape(1, k), dtype, n * h * w)
+
+    # max-pooling 2x2 (floor: the last row and column of 7 x 9 are left out) and its gradient
+    yv = y.get().astype(np.float64).reshape(n, k, h, w)
+    win = yv[:, :, :6, :8].reshape(n, k, 3, 2, 4, 2).transpose(0, 1, 2, 4, 3, 5).reshape(n, k, 3, 4, 4)
     p, am = nn.maxpool2d(y, (k, h, w), 2)
-    ref_p = ref[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, k, h // 2, 2, w // 2, 2).max(axis=(3, 5))
-    assert_close(p.get(), ref_p.reshape(n, -1), np.float64)
+    assert nn.pool2d_output(k, h, w, 2) == (3, 4)
+    assert_close(p.get(), win.max(axis=-1).reshape(n, -1), dtype)
+    pos = win.argmax(axis=-1)  # 0..3 within each window -> row * w + col in the plane
+    rr = np.arange(3)[:, None] * 2 + pos // 2
+    cc = np.arange(4)[None, :] * 2 + pos % 2
+    np.testing.assert_array_equal(am.get().reshape(n, k, 3, 4), rr * w + cc)
+    dp = rand(rng, (n, k * 12), dtype)
+    ref_dx = np.zeros((n, k, h * w))
+    np.put_along_axis(ref_dx, (rr * w + cc).reshape(n, k, 12), dp.astype(np.float64).reshape(n, k, 12), -1)
+    assert_close(nn.maxpool2d_backward(clrt.to_device(dp, ctx=ctx), am, (k, h, w), 2).get(),
+                 ref_dx.reshape(n, -1), dtype)
 
 
 def test_conv_missing_is_a_clear_error(ctx):
