@@ -163,6 +163,25 @@ def bench_matmul(ctx, pctx, pq, n, dtype, reps):
     return rows, ratios
 
 
+def c_loop(lib_path):
+    """c_loop.c compiled against the libclrt in use (cc and the clrt headers needed), or None."""
+    import ctypes
+    import pathlib
+    import tempfile
+    here = pathlib.Path(__file__).resolve().parent
+    include = here.parents[1] / "include"
+    out = pathlib.Path(tempfile.mkdtemp()) / "c_loop.so"
+    r = subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-I", str(include), str(here / "c_loop.c"),
+                        lib_path, "-o", str(out)], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"(no C loop: {r.stderr.strip()[:200]})")
+        return None
+    f = ctypes.CDLL(str(out)).c_loop_add
+    f.restype = ctypes.c_double
+    f.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int]
+    return f
+
+
 def bench_overhead(ctx, pctx, pq, reps, ops=500):  # noqa: C901 (one case, several timings)
     n = 1000
     x = np.ones(n, np.float32)
@@ -188,12 +207,20 @@ def bench_overhead(ctx, pctx, pq, reps, ops=500):  # noqa: C901 (one case, sever
         "pyopencl a += b": loop(lambda: pa.__iadd__(pb), pq.finish),
         "pyopencl a + b": loop(lambda: pa + pb, pq.finish),
     }
+    cl_loop = c_loop(_lib.path)
+    if cl_loop is not None:
+        fns["C API: clrt_add in a C loop"] = lambda: cl_loop(q, hc, ha, hb, ops)
     t = rounds(fns, reps)
     per = {k: statistics.median(v) / ops for k, v in t.items()}
     rows = [("tiny add (1000 f32), per call", k, f"{per[k] * 1e6:.2f} us", "") for k in fns]
     ratios = {"tiny add: clrt.add(out=) vs pyopencl a += b (time)":
               ratio(t, "pyopencl a += b", "clrt.add(a, b, out=c)"),
               "tiny add: clrt a + b vs pyopencl a + b (time)": ratio(t, "pyopencl a + b", "clrt a + b")}
+    if cl_loop is not None:
+        ratios["tiny add: clrt.add(out=) minus the C loop, same rounds, us"] = statistics.median(
+            (p - c) / ops for p, c in zip(t["clrt.add(a, b, out=c)"], t["C API: clrt_add in a C loop"])) * 1e6
+        ratios["tiny add: clrt_add through ctypes minus the C loop, same rounds, us"] = statistics.median(
+            (p - c) / ops for p, c in zip(t["clrt_add through ctypes"], t["C API: clrt_add in a C loop"])) * 1e6
     # The binding's cost over the C API, measured without the device's noise: clrt.add(out=)
     # with its one C call (clrt_binary) replaced by a ctypes call of a trivial clrt function
     # taking the same five arguments, so what is timed is the binding's Python code plus
