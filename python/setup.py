@@ -11,6 +11,11 @@ import subprocess
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
+try:
+    from wheel.bdist_wheel import bdist_wheel
+except ImportError:  # no wheel package: pip install still works, without this tag fix
+    bdist_wheel = None
+
 HERE = pathlib.Path(__file__).resolve().parent
 SOURCE = HERE.parent
 
@@ -42,4 +47,16 @@ class BinaryDistribution(Distribution):
         return os.environ.get("CLRT_USE_SYSTEM_LIBRARY") != "1"
 
 
-setup(cmdclass={"build_py": BuildWithLibrary}, distclass=BinaryDistribution)
+cmdclass = {"build_py": BuildWithLibrary}
+if bdist_wheel is not None:
+    class PlatformWheel(bdist_wheel):
+        """py3-none-<platform>: the library is tied to the platform, the Python code
+        (ctypes, no extension module) to no Python version or ABI."""
+
+        def get_tag(self):
+            _, _, plat = super().get_tag()
+            return "py3", "none", plat
+
+    cmdclass["bdist_wheel"] = PlatformWheel
+
+setup(cmdclass=cmdclass, distclass=BinaryDistribution)
