@@ -32,6 +32,14 @@ def rand(rng, shape, dtype, low=-1.0, high=1.0):
 
 def pytest_collection_modifyitems(config, items):
     if clrt.devices():
+        # float64 is part of most cases (the article's np.random.rand arrays): a device
+        # without it (Mesa's llvmpipe) cannot run the suite, and says so here rather than
+        # in a hundred CLRT_EUNSUPPORTED failures.
+        with clrt.Context() as c:
+            if not c.device.has_fp64:
+                raise pytest.UsageError(f"the Python suite needs a device with float64; "
+                                        f"{c.device.name} has none (select another with "
+                                        "CLRT_DEVICE)")
         return
     if os.environ.get("CLRT_TEST_REQUIRE_DEVICE") == "1":
         raise pytest.UsageError("CLRT_TEST_REQUIRE_DEVICE=1 and no OpenCL device found")
