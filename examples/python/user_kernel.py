@@ -24,7 +24,7 @@ add = ctx.program(SOURCE).kernel("add")
 x, y = clrt.to_device(x_host), clrt.to_device(y_host)
 out = clrt.empty(n, np.float32)
 
-threads = 256
+threads = min(256, add.work_group_size)   # what this device allows for this kernel
 blocks = (n + threads - 1) // threads
 add[blocks * threads, threads](x, y, out, np.int32(n))         # Numba-style
 add(x, y, out, np.int32(n), global_size=n, local_size=threads, rounded=True)  # the same

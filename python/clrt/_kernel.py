@@ -91,6 +91,11 @@ class Kernel(_Handle):
         super().__init__(program.ctx, out.value)
         self.num_args = lib.clrt_kernel_num_args(self.ptr)
 
+    @property
+    def work_group_size(self):
+        """The largest work-group (product of local sizes) this kernel can run with here."""
+        return lib.clrt_kernel_work_group_size(self.handle(f"kernel {self.name}"))
+
     def __getitem__(self, launch):
         """k[global_size, local_size](args...): the Numba-style launch."""
         g, l = launch if isinstance(launch, tuple) and len(launch) == 2 else (launch, None)

@@ -96,6 +96,7 @@ _PROTOTYPES = {
     "clrt_kernel_create": (I, [c_void_pp, P, ctypes.c_char_p]),
     "clrt_kernel_destroy": (V, [P]),
     "clrt_kernel_num_args": (ctypes.c_uint, [P]),
+    "clrt_kernel_work_group_size": (S, [P]),
     "clrt_kernel_set_buffer": (I, [P, ctypes.c_uint, P]),
     "clrt_kernel_set_scalar": (I, [P, ctypes.c_uint, S, P]),
     "clrt_kernel_set_local": (I, [P, ctypes.c_uint, S]),

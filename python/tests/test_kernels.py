@@ -33,7 +33,7 @@ __kernel void block_sum(__global const float *x, __global float *out, __local fl
 @pytest.mark.parametrize("n", SIZES)
 def test_axpy(ctx, rng, n):
     k = ctx.program(SRC).kernel("axpy")
-    assert k.num_args == 4
+    assert k.num_args == 4 and 1 <= k.work_group_size <= ctx.device.max_work_group
     x, y = rand(rng, (n,), np.float32), rand(rng, (n,), np.float32)
     X, Y = clrt.to_device(x, ctx=ctx), clrt.to_device(y, ctx=ctx)
     k(np.int32(n), np.float32(2.5), X, Y, global_size=n)
