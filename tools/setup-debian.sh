@@ -4,8 +4,10 @@
 # implementations that run on a plain CPU (POCL, Mesa rusticl, Oclgrind),
 # CMocka, the benchmark references (OpenBLAS, CLBlast, gnuplot), Doxygen
 # for the API reference (the docs target), zlib (clrt-train reads .gz IDX
-# files), Fashion-MNIST (the real data clrt-train and its CI test use), and
-# Open MPI for the optional clrt_mpi library and its tests (docs/mpi.md).
+# files), Fashion-MNIST (the real data clrt-train and its CI test use), Open MPI
+# for the optional clrt_mpi library and its tests (docs/mpi.md), and for the
+# Python package Debian's python3 with venv, numpy, pytest, setuptools and
+# wheel, and PyOpenCL (the Python benchmark's reference).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -22,5 +24,7 @@ apt-get install -y -qq --no-install-recommends \
     doxygen \
     zlib1g-dev dataset-fashion-mnist \
     openmpi-bin libopenmpi-dev \
+    python3 python3-venv python3-pip python3-setuptools python3-wheel \
+    python3-numpy python3-pytest python3-pyopencl \
     >/dev/null
 echo "setup-debian: done"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# The Python package as a user gets it: a wheel built from python/ (which builds
+# libclrt with CMake and bundles it), installed into a fresh virtual environment
+# (Debian's pip installs only into one, PEP 668; --system-site-packages reuses
+# Debian's numpy), then an example run from outside the source tree. 16 s on
+# 2 cores from a fresh clone, most of it compiling libclrt. Usage: .ci/python.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+venv="$build/pyvenv-ci"
+rm -rf "$venv" "$build/wheel"
+/usr/bin/python3 -m venv --system-site-packages "$venv"
+"$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w "$build/wheel" ./python
+wheel=$(ls "$build"/wheel/clrt-*.whl)
+case "$wheel" in
+    *linux_x86_64.whl|*linux_aarch64.whl) ;;
+    *) echo "python.sh: $wheel is not tagged for this platform (it carries libclrt)"; exit 1 ;;
+esac
+"$venv/bin/pip" install -q --no-deps "$wheel"
+here=$PWD
+(cd /tmp && CLRT_DEVICE=pocl "$here/$venv/bin/python" "$here/examples/python/matmul.py" 300 &&
+    "$here/$venv/bin/python" -c "import clrt; assert '/site-packages/clrt/_libs/' in clrt.library_path, clrt.library_path")
+echo "python.sh: $(basename "$wheel") built, installed and run"

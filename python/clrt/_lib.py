@@ -1,0 +1,150 @@
+"""Loading libclrt and declaring the C functions the binding calls (ctypes).
+
+Where the library comes from, first match wins:
+  1. $CLRT_LIBRARY, a path to libclrt.so (tests point it at a build tree);
+  2. the copy bundled in this package (clrt/_libs/), put there by `pip install ./python`;
+  3. the system's libclrt (ctypes.util.find_library: an installed clrt).
+"""
+import ctypes
+import ctypes.util
+import os
+import pathlib
+
+from ._errors import Error
+
+c_size_p = ctypes.POINTER(ctypes.c_size_t)
+c_void_pp = ctypes.POINTER(ctypes.c_void_p)
+
+
+class DeviceInfo(ctypes.Structure):
+    """clrt_device_info (include/clrt/clrt.h), field for field."""
+    _fields_ = [
+        ("index", ctypes.c_size_t),
+        ("platform_index", ctypes.c_uint),
+        ("device_index", ctypes.c_uint),
+        ("type", ctypes.c_int),
+        ("name", ctypes.c_char * 256),
+        ("vendor", ctypes.c_char * 256),
+        ("platform", ctypes.c_char * 256),
+        ("driver", ctypes.c_char * 256),
+        ("compute_units", ctypes.c_uint),
+        ("global_mem", ctypes.c_uint64),
+        ("max_alloc", ctypes.c_uint64),
+        ("local_mem", ctypes.c_uint64),
+        ("max_work_group", ctypes.c_size_t),
+        ("has_fp64", ctypes.c_int),
+    ]
+
+
+def _candidates():
+    env = os.environ.get("CLRT_LIBRARY")
+    if env:
+        return [env]  # an explicit choice: never fall back to another library
+    here = pathlib.Path(__file__).resolve().parent / "_libs"
+    found = sorted(here.glob("libclrt.so*")) + sorted(here.glob("libclrt*.dylib")) + \
+        sorted(here.glob("clrt*.dll"))
+    system = ctypes.util.find_library("clrt")
+    return [str(p) for p in found] + ([system] if system else [])
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            tried.append(f"{path}: {e}")
+    raise ImportError("clrt: libclrt not found. Install the package with `pip install ./python` "
+                      "from the clrt source tree (it builds and bundles the library), install "
+                      "clrt system-wide, or set CLRT_LIBRARY to libclrt.so. Tried: "
+                      + ("; ".join(tried) or "nothing found"))
+
+
+lib, path = _load()
+
+I, V, P, S, D = ctypes.c_int, None, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_double
+_PROTOTYPES = {
+    # name: (restype, argtypes)
+    "clrt_version": (ctypes.c_char_p, []),
+    "clrt_status_name": (ctypes.c_char_p, [I]),
+    "clrt_error_message": (ctypes.c_char_p, []),
+    "clrt_device_list": (I, [ctypes.POINTER(DeviceInfo), S, c_size_p]),
+    "clrt_device_is_emulator": (I, [ctypes.POINTER(DeviceInfo)]),
+    "clrt_device_type_name": (ctypes.c_char_p, [I]),
+    "clrt_context_create": (I, [c_void_pp, ctypes.c_char_p]),
+    "clrt_context_destroy": (V, [P]),
+    "clrt_context_device": (I, [P, ctypes.POINTER(DeviceInfo)]),
+    "clrt_queue_create": (I, [c_void_pp, P]),
+    "clrt_queue_finish": (I, [P]),
+    "clrt_queue_destroy": (V, [P]),
+    "clrt_buffer_create": (I, [c_void_pp, P, I, S, S]),
+    "clrt_buffer_destroy": (V, [P]),
+    "clrt_buffer_view": (I, [c_void_pp, P, S, S, S, S]),
+    "clrt_buffer_write": (I, [P, P, P, S]),
+    "clrt_buffer_read": (I, [P, P, P, S]),
+    "clrt_gemm": (I, [P, I, I, D, P, P, D, P]),
+    "clrt_binary": (I, [P, I, P, P, P]),
+    "clrt_unary": (I, [P, I, P, P]),
+    "clrt_scale": (I, [P, P, D, P]),
+    "clrt_fill": (I, [P, P, D]),
+    "clrt_copy": (I, [P, P, P]),
+    "clrt_transpose": (I, [P, P, P]),
+    "clrt_reduce": (I, [P, I, I, P, P]),
+    "clrt_argmax_rows": (I, [P, P, P]),
+    "clrt_program_create": (I, [c_void_pp, P, ctypes.c_char_p, ctypes.c_char_p]),
+    "clrt_program_destroy": (V, [P]),
+    "clrt_kernel_create": (I, [c_void_pp, P, ctypes.c_char_p]),
+    "clrt_kernel_destroy": (V, [P]),
+    "clrt_kernel_num_args": (ctypes.c_uint, [P]),
+    "clrt_kernel_work_group_size": (S, [P]),
+    "clrt_kernel_set_buffer": (I, [P, ctypes.c_uint, P]),
+    "clrt_kernel_set_scalar": (I, [P, ctypes.c_uint, S, P]),
+    "clrt_kernel_set_local": (I, [P, ctypes.c_uint, S]),
+    "clrt_kernel_launch": (I, [P, P, ctypes.c_uint, c_size_p, c_size_p]),
+    "clrt_kernel_launch_rounded": (I, [P, P, ctypes.c_uint, c_size_p, c_size_p]),
+}
+# Declared in clrt_nn.h; bound only where the library has them.
+_OPTIONAL = {
+    "clrt_nn_relu_forward": (I, [P, P, P]),
+    "clrt_nn_relu_backward": (I, [P, P, P, P]),
+    "clrt_nn_linear_forward": (I, [P, P, P, P, P]),
+    "clrt_nn_linear_backward": (I, [P, P, P, P, P, P, P]),
+    "clrt_nn_softmax_xent": (I, [P, P, P, P, P]),
+    "clrt_nn_sgd_step": (I, [P, P, P, P, D, D, D]),
+    "clrt_nn_init_kaiming_uniform": (I, [P, P, P, ctypes.c_uint64]),
+    "clrt_nn_conv2d_forward": (I, [P, P, P, P, P, P]),
+    "clrt_nn_conv2d_backward": (I, [P, P, P, P, P, P, P, P]),
+    "clrt_nn_maxpool_forward": (I, [P, P, P, P, P]),
+    "clrt_nn_maxpool_backward": (I, [P, P, P, P, P]),
+    "clrt_nn_conv2d_output": (I, [P, c_size_p, c_size_p]),
+    "clrt_nn_pool2d_output": (I, [P, c_size_p, c_size_p]),
+    # Test seam of a build made for the binding's tests (python/tests/live_shim.c).
+    "clrt_pytest_live_total": (ctypes.c_long, []),
+}
+
+
+def _declare(table, required):
+    for name, (res, args) in table.items():
+        try:
+            f = getattr(lib, name)
+        except AttributeError:
+            if required:
+                raise ImportError(f"clrt: {path} has no {name}: an older libclrt?") from None
+            continue
+        f.restype, f.argtypes = res, args
+
+
+_declare(_PROTOTYPES, True)
+_declare(_OPTIONAL, False)
+
+
+def has(name):
+    """Whether the loaded library exports name."""
+    return hasattr(lib, name) and getattr(lib, name).argtypes is not None
+
+
+def check(status):
+    """Raise clrt.Error for a failed call, with the library's status name and message."""
+    if status != 0:
+        raise Error(status, lib.clrt_status_name(status).decode(),
+                    lib.clrt_error_message().decode(errors="replace"))

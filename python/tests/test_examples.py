@@ -1,0 +1,59 @@
+"""Each example in examples/python runs to completion (its own asserts check numpy)."""
+import os
+import pathlib
+import subprocess
+import sys
+
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"
+
+
+def run(name, *args, timeout=600):
+    r = subprocess.run([sys.executable, str(EXAMPLES / name), *args], capture_output=True,
+                       text=True, timeout=timeout, env=dict(os.environ))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def test_devices():
+    out = run("devices.py")
+    import clrt
+    assert f"default context: {clrt.default_context().device.name}" in out
+    assert all(d.platform in out for d in clrt.devices())
+
+
+def test_arrays():
+    assert "match numpy" in run("arrays.py")
+
+
+def test_matmul():
+    out = run("matmul.py", "1000")
+    assert "1000x1000 float64 product" in out and "relative" in out
+
+
+def test_user_kernel():
+    assert "matches numpy" in run("user_kernel.py")
+
+
+def _accuracy(out):
+    line = [l for l in out.splitlines() if l.startswith("test accuracy:")][-1]
+    return float(line.split()[2].rstrip("%"))
+
+
+def test_train_mlp():
+    out = run("train_mlp.py", "--epochs", "2")
+    assert "[2,    60] loss:" in out and "Finished Training" in out
+    assert _accuracy(out) > 80  # the synthetic set; chance is 10%
+
+
+def test_train_cnn():
+    from clrt import _lib
+    if not _lib.has("clrt_nn_conv2d_forward"):
+        r = subprocess.run([sys.executable, str(EXAMPLES / "train_cnn.py")], capture_output=True,
+                           text=True, timeout=600, env=dict(os.environ))
+        assert r.returncode == 2 and "no convolution yet" in r.stderr
+        return
+    out = run("train_cnn.py", "--epochs", "1", "--limit", "1000", "--batch", "16",
+              "--lr", "0.01", "--print-every", "20")
+    assert "[1,    20] loss:" in out and "Finished Training" in out
+    assert _accuracy(out) > 50
