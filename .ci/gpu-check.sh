@@ -211,7 +211,7 @@ sys.exit(0 if t and all(x["ok"] and x["wrong"] == 0 for x in t) else 1)
 EOF
 }
 export -f tune
-step "tuner pass (fp32 matmul)" 180 "$out/bench.txt" tune
+step "tuner pass (fp32 matmul)" 420 "$out/bench.txt" tune
 
 # ---- 7. registers and spills
 kernels() {
