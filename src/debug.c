@@ -1,6 +1,8 @@
 /* Live-handle counters, fault injection and cache counts (see debug.h). */
 #include "debug.h"
 
+#include "clrt/clrt.h"
+
 #include <stdatomic.h>
 
 static atomic_long live[CLRT__LIVE_KINDS];
@@ -21,6 +23,8 @@ long clrt__debug_live_total(void)
         total += atomic_load(&live[k]);
     return total;
 }
+
+long clrt_live_objects(void) { return clrt__debug_live_total(); }
 
 static atomic_int armed_site = -1;
 static atomic_long armed_left;

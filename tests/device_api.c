@@ -330,6 +330,30 @@ static void handles_from_another_context(void **state)
 
 /* Destroying a context while its queue and buffer live is reported, and the
  * context stays usable by them until the last one goes. */
+/* clrt_live_objects: the public count of what clrt holds, as the internal
+ * counters see it; each new handle adds one, each destroy takes it back. */
+static void live_objects_count(void **state)
+{
+    tu_fixture *f = *state;
+    const long start = clrt_live_objects();
+    assert_int_equal(start, clrt__debug_live_total());
+    assert_true(start >= 2); /* the fixture's context and queue */
+    clrt_context *c = tu_context_on(&f->dev);
+    clrt_queue *q;
+    clrt_buffer *b, *v;
+    assert_int_equal(clrt_live_objects(), start + 1);
+    TU_OK(clrt_queue_create(&q, c));
+    TU_OK(clrt_buffer_create(&b, c, CLRT_FLOAT32, 4, 5));
+    TU_OK(clrt_buffer_view(&v, b, 1, 1, 2, 2));
+    assert_int_equal(clrt_live_objects(), start + 4);
+    clrt_buffer_destroy(v);
+    clrt_buffer_destroy(b);
+    assert_int_equal(clrt_live_objects(), start + 2);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(c);
+    assert_int_equal(clrt_live_objects(), start);
+}
+
 static void context_outlives_children(void **state)
 {
     tu_fixture *f = *state;
@@ -419,6 +443,7 @@ int main(void)
         cmocka_unit_test_teardown(buffer_shape_and_errors, tu_only_fixture_live),
         cmocka_unit_test_teardown(op_errors, tu_only_fixture_live),
         cmocka_unit_test_teardown(handles_from_another_context, tu_only_fixture_live),
+        cmocka_unit_test_teardown(live_objects_count, tu_only_fixture_live),
         cmocka_unit_test_teardown(context_outlives_children, tu_only_fixture_live),
         cmocka_unit_test_teardown(finish_and_destroy, tu_only_fixture_live),
         cmocka_unit_test_teardown(build_failure_reports_log, tu_only_fixture_live),

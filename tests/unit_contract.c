@@ -50,6 +50,7 @@ static int code_index(int status)
 PIN(&clrt_status_name, const char *(*)(int));
 PIN(&clrt_status_string, const char *(*)(int));
 PIN(&clrt_error_message, const char *(*)(void));
+PIN(&clrt_live_objects, long (*)(void));
 
 /* devices */
 #define INFO(field) (((clrt_device_info *)0)->field)

@@ -108,6 +108,13 @@ CLRT_API const char *clrt_status_string(int status);
  *  Empty string when nothing has failed on this thread. Never NULL. The text is
  *  valid until the next clrt call on this thread. */
 CLRT_API const char *clrt_error_message(void);
+/** How many objects clrt holds in this process right now: live contexts,
+ *  queues, buffers, programs, kernels, events, and the OpenCL objects clrt
+ *  keeps on their behalf (compiled programs, built-in kernels, a queue's
+ *  scratch memory). For leak checks in tests and language bindings: once every
+ *  handle a program made is destroyed, the count is back to what it was
+ *  before its first clrt call (0). Never fails. */
+CLRT_API long clrt_live_objects(void);
 /** @} */
 
 /** @defgroup device Devices

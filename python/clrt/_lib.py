@@ -68,6 +68,7 @@ _PROTOTYPES = {
     "clrt_version": (ctypes.c_char_p, []),
     "clrt_status_name": (ctypes.c_char_p, [I]),
     "clrt_error_message": (ctypes.c_char_p, []),
+    "clrt_live_objects": (ctypes.c_long, []),
     "clrt_device_list": (I, [ctypes.POINTER(DeviceInfo), S, c_size_p]),
     "clrt_device_is_emulator": (I, [ctypes.POINTER(DeviceInfo)]),
     "clrt_device_type_name": (ctypes.c_char_p, [I]),
@@ -118,8 +119,6 @@ _OPTIONAL = {
     "clrt_nn_maxpool_backward": (I, [P, P, P, P, P]),
     "clrt_nn_conv2d_output": (I, [P, c_size_p, c_size_p]),
     "clrt_nn_pool2d_output": (I, [P, c_size_p, c_size_p]),
-    # Test seam of a build made for the binding's tests (python/tests/live_shim.c).
-    "clrt_pytest_live_total": (ctypes.c_long, []),
 }
 
 

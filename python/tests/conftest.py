@@ -1,8 +1,8 @@
 """Fixtures of the Python suite, and the leak check at the end of the session.
 
-Run by ctest (python/CMakeLists.txt) on POCL with CLRT_LIBRARY pointing at
-libclrt_pytest.so, which exports the library's live-handle count: after every
-test module has run and every context is closed, that count must be zero."""
+Run by ctest (python/CMakeLists.txt) on POCL with CLRT_LIBRARY pointing at the
+build's libclrt.so: after every test module has run and every context is
+closed, the library's count of live objects (clrt_live_objects) must be zero."""
 import gc
 import os
 
@@ -63,9 +63,8 @@ def pytest_sessionfinish(session, exitstatus):
     from clrt import _context
     _context._close_all()
     gc.collect()
-    if _lib.has("clrt_pytest_live_total"):
-        live = _lib.lib.clrt_pytest_live_total()
-        print(f"\nclrt live handles at exit: {live}")
-        if live != 0:
-            session.exitstatus = 1
-            print("FAILED: the binding leaked clrt handles")
+    live = _lib.lib.clrt_live_objects()
+    print(f"\nclrt live objects at exit: {live}")
+    if live != 0:
+        session.exitstatus = 1
+        print("FAILED: the binding leaked clrt handles")

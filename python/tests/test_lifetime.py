@@ -60,14 +60,13 @@ def test_temporaries_are_freed(ctx):
     a, s = rounds(1, a)
     gc.collect()
     ctx.trim()
-    owned, live = len(ctx._owned), _lib.has("clrt_pytest_live_total") and _lib.lib.clrt_pytest_live_total()
+    owned, live = len(ctx._owned), _lib.lib.clrt_live_objects()
     a, s = rounds(200, a)
     gc.collect()
     assert ctx._pool_bytes <= 8 * 65 * 65 * 4  # a few temporaries' worth, reused
     ctx.trim()
     assert len(ctx._owned) == owned
-    if _lib.has("clrt_pytest_live_total"):
-        assert _lib.lib.clrt_pytest_live_total() == live
+    assert _lib.lib.clrt_live_objects() == live
 
 
 def test_pool_reuses_and_frees(monkeypatch):
@@ -85,9 +84,8 @@ def test_pool_reuses_and_frees(monkeypatch):
         assert sum(map(len, c._pool.values())) <= 1
         monkeypatch.setattr(_buffer, "POOL_BYTES", 4096)
         big = clrt.empty((1, 1025), np.float32, ctx=c)
-        before = _lib.has("clrt_pytest_live_total") and _lib.lib.clrt_pytest_live_total()
+        before = _lib.lib.clrt_live_objects()
         del big  # over the pool's limit: freed
-        if _lib.has("clrt_pytest_live_total"):
-            assert _lib.lib.clrt_pytest_live_total() == before - 1
+        assert _lib.lib.clrt_live_objects() == before - 1
         c.trim()
         assert c._pool_bytes == 0 and not any(c._pool.values())
