@@ -36,3 +36,39 @@ int clrt__nn_apart(const clrt_buffer *out, const clrt_buffer *in, const char *fu
     return CLRT_OK;
 }
 
+
+int clrt__nn_grad_operands(const clrt_queue *q, const clrt_buffer *dx, const clrt_buffer *dw, const clrt_buffer *db,
+                           const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w, const char *func)
+{
+    int st = clrt__check_queue(q, func);
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, dy, NULL, func, "dy");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, x, dy, func, "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_operand(q, w, dy, func, "w");
+    if (st == CLRT_OK && !dx && !dw && !db)
+        st = clrt__fail(CLRT_EINVAL, func, "dx, dw and db are all NULL: nothing to compute");
+    if (st == CLRT_OK && dx)
+        st = clrt__nn_operand(q, dx, dy, func, "dx");
+    if (st == CLRT_OK && dw)
+        st = clrt__nn_operand(q, dw, dy, func, "dw");
+    if (st == CLRT_OK && db)
+        st = clrt__nn_operand(q, db, dy, func, "db");
+    return st;
+}
+
+int clrt__nn_grads_apart(const clrt_buffer *dx, const clrt_buffer *dw, const clrt_buffer *db, const clrt_buffer *dy,
+                         const clrt_buffer *x, const clrt_buffer *w, const char *func)
+{
+    const clrt_buffer *ins[] = {dy, x, w}, *outs[] = {dx, dw, db};
+    static const char *const in_names[] = {"dy", "x", "w"}, *const out_names[] = {"dx", "dw", "db"};
+    int st = CLRT_OK;
+    for (int o = 0; o < 3; o++) {
+        for (int i = 0; i < 3 && st == CLRT_OK; i++)
+            st = clrt__nn_apart(outs[o], ins[i], func, out_names[o], in_names[i]);
+        for (int p = o + 1; p < 3 && st == CLRT_OK; p++)
+            st = clrt__nn_apart(outs[o], outs[p], func, out_names[o], out_names[p]);
+    }
+    return st;
+}

@@ -12,5 +12,12 @@ int clrt__nn_operand(const clrt_queue *q, const clrt_buffer *b, const clrt_buffe
 int clrt__nn_shape(const clrt_buffer *b, size_t rows, size_t cols, const char *func, const char *what);
 /* out (NULL: nothing to check) shares no memory with in (else CLRT_EINVAL). */
 int clrt__nn_apart(const clrt_buffer *out, const clrt_buffer *in, const char *func, const char *o, const char *i);
+/* The operands of a layer's backward pass (linear, conv2d): dy, x and w live
+ * and of one float dtype, and dx, dw, db (each may be NULL, not all three) too. */
+int clrt__nn_grad_operands(const clrt_queue *q, const clrt_buffer *dx, const clrt_buffer *dw, const clrt_buffer *db,
+                           const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w, const char *func);
+/* No gradient (dx, dw, db) shares memory with an input (dy, x, w) or with another. */
+int clrt__nn_grads_apart(const clrt_buffer *dx, const clrt_buffer *dw, const clrt_buffer *db, const clrt_buffer *dy,
+                         const clrt_buffer *x, const clrt_buffer *w, const char *func);
 
 #endif

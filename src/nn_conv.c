@@ -189,21 +189,7 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
 {
     static const char func[] = "clrt_nn_conv2d_backward";
     dims d = {0};
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dy, NULL, func, "dy");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, dy, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, w, dy, func, "w");
-    if (st == CLRT_OK && !dx && !dw && !db)
-        st = clrt__fail(CLRT_EINVAL, func, "dx, dw and db are all NULL: nothing to compute");
-    if (st == CLRT_OK && dx)
-        st = clrt__nn_operand(q, dx, dy, func, "dx");
-    if (st == CLRT_OK && dw)
-        st = clrt__nn_operand(q, dw, dy, func, "dw");
-    if (st == CLRT_OK && db)
-        st = clrt__nn_operand(q, db, dy, func, "db");
+    int st = clrt__nn_grad_operands(q, dx, dw, db, dy, x, w, func);
     if (st == CLRT_OK)
         st = sizes(s, dy->rows, &d, func);
     if (st != CLRT_OK)
@@ -216,17 +202,7 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         (dw && (st = clrt__nn_shape(dw, kk, d.ckk, func, "dw")) != CLRT_OK) ||
         (db && (st = clrt__nn_shape(db, 1, kk, func, "db")) != CLRT_OK))
         return st;
-    const clrt_buffer *ins[] = {dy, x, w};
-    const char *in_names[] = {"dy", "x", "w"};
-    clrt_buffer *outs[] = {dx, dw, db};
-    const char *out_names[] = {"dx", "dw", "db"};
-    for (int o = 0; o < 3; o++) {
-        for (int i = 0; i < 3 && st == CLRT_OK; i++)
-            st = clrt__nn_apart(outs[o], ins[i], func, out_names[o], in_names[i]);
-        for (int p = o + 1; p < 3 && st == CLRT_OK; p++)
-            st = clrt__nn_apart(outs[o], outs[p], func, out_names[o], out_names[p]);
-    }
-    if (st != CLRT_OK)
+    if ((st = clrt__nn_grads_apart(dx, dw, db, dy, x, w, func)) != CLRT_OK)
         return st;
     clrt__built *ki, *kl;
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_IM2COL, dy->dtype, func, &ki)) != CLRT_OK ||
