@@ -74,6 +74,15 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
     cl_program cl = NULL;
     status = clrt__program_get(ctx, source, 0, opts, func, &cl);
     free(opts);
+    if (status == CLRT_EBUILD && !has_info) {
+        /* A compiler can fail on the option alone: NVIDIA's OpenCL (driver
+         * 580, H200) emits PTX its own ptxas rejects ("Parsing error near
+         * '}'") for a program holding a kernel without arguments when asked
+         * for argument info. Then build as the caller asked; the kernels'
+         * arguments are checked by size alone (no descriptions). A source
+         * that does not compile fails again, with its own build log. */
+        status = clrt__program_get(ctx, source, 0, options, func, &cl);
+    }
     if (status != CLRT_OK) {
         free(p);
         return status;

@@ -357,10 +357,47 @@ static void program_cache(void **state)
     TU_OK(clrt_program_create(&p4, f->tu->ctx, source, "-DUNUSED=1"));
     assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 0);
     clrt_program_destroy(p4);
-    /* the user's -cl-kernel-arg-info is not added twice */
-    TU_OK(clrt_program_create(&p4, f->tu->ctx, source, "-cl-kernel-arg-info"));
-    assert_ptr_equal(clrt_program_cl(p4), clrt_program_cl(f->p));
+    /* the user's -cl-kernel-arg-info is not added twice (a source whose
+     * kernels all take arguments: one without fails NVIDIA's compiler then) */
+    static const char with_args[] = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n";
+    TU_OK(clrt_program_create(&p4, f->tu->ctx, with_args, "-cl-kernel-arg-info"));
+    TU_OK(clrt_program_create(&p3, f->tu->ctx, with_args, NULL));
+    assert_ptr_equal(clrt_program_cl(p4), clrt_program_cl(p3));
+    clrt_program_destroy(p3);
     clrt_program_destroy(p4);
+}
+
+/* A build that fails only with the argument-info option clrt adds (NVIDIA's
+ * compiler, for a program holding a kernel without arguments) is built again
+ * with the caller's options: the program works, and a value of the wrong
+ * size is still refused. Injected here, so that every driver runs the path. */
+static void arg_info_build_failure_falls_back(void **state)
+{
+    fixture *f = *state;
+    clrt_program *p = NULL;
+    clrt__debug_fault_clear();
+    clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    TU_OK(clrt_program_create(&p, f->tu->ctx, source, "-DFALLBACK=1"));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 2);
+    clrt__debug_fault_clear();
+    clrt_kernel *k = NULL;
+    TU_OK(clrt_kernel_create(&k, p, "saxpy"));
+    const float x[5] = {1, 2, 3, 4, 5};
+    float y[5] = {10, 20, 30, 40, 50};
+    clrt_buffer *bx = vector(f, 5, x), *by = vector(f, 5, y);
+    double wrong = 1.0;
+    TU_REFUSED(CLRT_EINVAL, NULL, clrt_kernel_set_scalar(k, 1, sizeof wrong, &wrong));
+    set_saxpy(k, 5, 3.0f, bx, by);
+    size_t global = 5;
+    TU_OK(clrt_kernel_launch(f->tu->q, k, 1, &global, NULL));
+    TU_OK(clrt_buffer_read(f->tu->q, by, y, 5));
+    for (int i = 0; i < 5; i++)
+        if (y[i] != 3.0f * x[i] + 10.0f * (float)(i + 1))
+            fail_msg("y[%d] = %g, expected %g", i, (double)y[i], 3.0 * x[i] + 10.0 * (i + 1));
+    clrt_buffer_destroy(bx);
+    clrt_buffer_destroy(by);
+    clrt_kernel_destroy(k);
+    clrt_program_destroy(p);
 }
 
 static void program_errors(void **state)
@@ -396,9 +433,10 @@ static void program_errors(void **state)
     clrt__debug_fault_arm(CLRT__FAULT_CREATE_PROGRAM, 1, CL_OUT_OF_HOST_MEMORY);
     TU_REFUSED(CLRT_ENOMEM, NULL, clrt_program_create(&p, f->tu->ctx, source, "-DFAULT=1"));
     assert_null(p);
-    clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    clrt__debug_fault_arm_every(CLRT__FAULT_BUILD, CL_BUILD_PROGRAM_FAILURE);
     TU_REFUSED(CLRT_EBUILD, NULL, clrt_program_create(&p, f->tu->ctx, source, "-DFAULT=2"));
     assert_null(p);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 2); /* with arg info, then without */
     clrt__debug_fault_clear();
     assert_int_equal(clrt__debug_live_total(), before);
 
@@ -954,7 +992,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(saxpy_results),      T(ids_over_dims),   T(local_memory_reduction), T(scalar_types),
-        T(required_work_group_size), T(program_cache), T(program_errors),   T(program_destroy_rules),
+        T(required_work_group_size), T(program_cache), T(arg_info_build_failure_falls_back), T(program_errors),   T(program_destroy_rules),
         T(lifetimes),          T(kernel_create_errors), T(argument_errors), T(launch_errors),
         T(failed_context),     T(interop),         T(threads),
     };

@@ -43,7 +43,10 @@ extern "C" {
  *  same program again (even after destroying it) does not compile again. A
  *  program that fails to compile gives CLRT_EBUILD, with the driver's full
  *  build log in clrt_error_message(). clrt adds "-cl-kernel-arg-info" to the
- *  options so that it can check arguments against the kernel's declaration.
+ *  options so that it can check arguments against the kernel's declaration;
+ *  where the build fails with it but not without it (NVIDIA's compiler does,
+ *  for a program holding a kernel without arguments), the program is built
+ *  with the caller's options alone and arguments are checked by size only.
  *  Headers the source includes (found in -I folders or the working folder)
  *  are read when the program is built; across contexts and processes, the
  *  on-disk program cache keys on their contents, and does not cache a program
