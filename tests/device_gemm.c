@@ -422,7 +422,7 @@ static void gemm_narrow_variant(void **state)
 }
 
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
- * (NVIDIA and AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory;
+ * (AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory; NVIDIA,
  * Intel and others: 64 x 64), forced on this device through the tuning API:
  * no CPU driver or emulator would pick them, so without this they would
  * first run on a user's GPU. Each must be accepted here and run unchanged
@@ -435,7 +435,7 @@ typedef struct gpu_class {
 } gpu_class;
 
 static const gpu_class gpu_classes[] = {
-    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 128},
+    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 64},
     {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 1024, 1024, 128},
     {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 1024, 1024, 64},
 };
