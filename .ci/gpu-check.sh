@@ -11,6 +11,9 @@
 #   6. one tuner pass for the fp32 product (every candidate checked; writes nothing)
 #   7. what the compiler made of each built-in kernel (clrt-info --kernels:
 #      registers and spills through -cl-nv-verbose)
+#   8. training images/s: clrt-train and, where python3 has PyTorch with CUDA,
+#      the same network in PyTorch on the same GPU (tools/train_torch.py), on
+#      Fashion-MNIST carried in .gpu/fmnist (or installed)
 # and writes a summary (one line per step: PASS/FAIL, seconds) with the logs
 # into the output folder: at most 8 files, so the device tool brings them all back.
 #
@@ -19,7 +22,8 @@
 # CMocka); they are unpacked into a private folder, never installed.
 #
 # Usage:
-#   .ci/gpu-check.sh --fetch                     download the packages into .gpu/debs
+#   .ci/gpu-check.sh --fetch                     download the packages into .gpu/debs,
+#                                                copy Fashion-MNIST into .gpu/fmnist
 #   .ci/gpu-check.sh [--out DIR]                 the check, on the NVIDIA GPU
 #   .ci/gpu-check.sh --dry-run [--out DIR]       the same steps on POCL, smaller, to
 #                                                rehearse it (CI runs this)
@@ -46,6 +50,10 @@ if ((fetch)); then
     (cd "$debs" && apt-get download ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers \
         opencl-clhpp-headers libcmocka0 libcmocka-dev) || exit 1
     ls -l "$debs"
+    # the training step's data (30 MB; the GPU machine reaches no registry)
+    fm=/usr/share/datasets/fashion-mnist
+    [ -d "$fm" ] || { echo "gpu-check: $fm missing (apt-get install dataset-fashion-mnist)" >&2; exit 1; }
+    mkdir -p "$root/.gpu/fmnist" && cp "$fm"/*-ubyte.gz "$root/.gpu/fmnist/" || exit 1
     exit 0
 fi
 
@@ -223,6 +231,29 @@ kernels() {
 }
 export -f kernels
 step "compiler report (clrt-info --kernels)" 60 "$out/kernels.txt" kernels
+
+# ---- 8. training images/s, PyTorch on the same GPU side by side where it is there
+train() {
+    local data=$root/.gpu/fmnist specs="4:20000 64:60000 256:60000" torch=0 b n c t
+    [ -e "$data/train-images-idx3-ubyte.gz" ] || data=/usr/share/datasets/fashion-mnist
+    ((dry)) && specs="64:512"
+    if ((!dry)) && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+        torch=1
+    fi
+    for spec in $specs; do
+        b=${spec%%:*} n=${spec#*:}
+        "$b_dir/tools/clrt-train" --data "$data" --limit "$n" --epochs 1 --batch "$b" --print-every 1000000 \
+            --test-limit 1 --no-progress --json "$work/train.json" >/dev/null || return 1
+        c=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["images_per_s"]))' "$work/train.json")
+        t="(not run: no PyTorch with CUDA)"
+        ((torch)) && t=$(python3 "$root/tools/train_torch.py" --data "$data" --limit "$n" --epochs 1 --batch "$b" \
+            --print-every 1000000 --test-limit 1 --device cuda | sed -n 's/^images\/s: \([0-9.]*\).*/\1/p')
+        echo "training, batch $b, $n images: clrt-train $c images/s; PyTorch on the GPU: ${t:-failed} images/s"
+    done
+}
+export -f train
+export work b_dir=$b
+step "training images/s (clrt-train)" $((dry ? 60 : 240)) "$out/bench.txt" train
 
 if ((failed)); then
     note "RESULT: FAIL"

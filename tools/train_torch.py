@@ -53,6 +53,7 @@ def main():
     p.add_argument("--limit", type=int, default=0)
     p.add_argument("--test-limit", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="a torch device: cpu (default), cuda")
     a = p.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -68,14 +69,20 @@ def main():
     y = torch.tensor(y, dtype=torch.long)
     tx = torch.tensor(tx, dtype=torch.float32).unsqueeze(1) / 255
     ty = torch.tensor(ty, dtype=torch.long)
-    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=a.batch, shuffle=True)
-    net = Net()
+    dev = torch.device(a.device)
+    x, y, tx, ty = x.to(dev), y.to(dev), tx.to(dev), ty.to(dev)
+    net = Net().to(dev)
     opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=a.momentum)
     crit = nn.CrossEntropyLoss()
     images, t0 = 0, time.perf_counter()
     for epoch in range(a.epochs):
         running = 0.0
-        for i, (xb, yb) in enumerate(loader):
+        # the shuffle and the batches on the device itself: a DataLoader would
+        # copy every batch from the host, which PyTorch on a GPU need not do
+        order = torch.randperm(len(x), device=dev)
+        for i, start in enumerate(range(0, len(x), a.batch)):
+            pick = order[start:start + a.batch]
+            xb, yb = x[pick], y[pick]
             opt.zero_grad()
             loss = crit(net(xb), yb)
             loss.backward()
@@ -85,13 +92,15 @@ def main():
             if i % a.print_every == a.print_every - 1:
                 print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running / a.print_every), flush=True)
                 running = 0.0
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
     secs = time.perf_counter() - t0
     print("Finished Training")
     with torch.no_grad():
         pred = torch.cat([net(tx[i:i + 256]).argmax(1) for i in range(0, len(tx), 256)])
     correct = int((pred == ty).sum())
     print("test accuracy: %.2f%% (%d/%d)" % (100.0 * correct / len(ty), correct, len(ty)))
-    print("images/s: %.0f (%d images in %.1f s, %d threads)" % (images / secs, images, secs, a.threads))
+    print("images/s: %.0f (%d images in %.1f s, %s, %d threads)" % (images / secs, images, secs, a.device, a.threads))
 
 
 if __name__ == "__main__":
