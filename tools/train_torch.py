@@ -2,8 +2,9 @@
 """clrt-train's network in PyTorch, for side-by-side measurements (docs/train.md):
 the same layers, data (IDX files scaled to [0, 1]), options and output lines as
 clrt-train, plus images/s of training and of inference (the test set in
-batches of 256, no grad, as clrt-train --predict classifies it). Its own initial weights and shuffle (PyTorch's), so
-the loss curves agree in distribution, not digit for digit.
+batches of 256, no grad, as clrt-train --predict classifies it). Its own
+initial weights and shuffle (PyTorch's), so the loss curves agree in
+distribution, not digit for digit.
 
   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train_torch.py --limit 12000 --epochs 1 --threads 2
 
