@@ -165,7 +165,7 @@ static void test_step_matches_host(void **state)
         /* Under Oclgrind (tu_small) the second SGD step reuses the first
          * step's gradients, still in net->grad: the momentum rule is checked
          * with v != 0 all the same, and a forward and backward pass less
-         * keeps the test to about two minutes there. */
+         * keeps the test under 3 minutes there (170-182 s on 2 loaded cores). */
         if (step == 0 || !tu_small()) {
             /* the gradients at the current weights */
             const double ref_loss = ref_net_grads(g, (const double *const *)p, x, labels, n);
