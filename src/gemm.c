@@ -66,6 +66,10 @@ static int scratch_get(clrt_queue *q, size_t need)
     clrt__live(CLRT__LIVE_SCRATCH, +1);
     q->scratch = s;
     q->scratch_bytes = need;
+    /* under an emulator, zeroed so that its shadow is sized anew (see
+     * clrt__zero_on_emulator); a failure shows again in the next enqueue */
+    if (clrt__zero_on_emulator(q, s, need) != CL_SUCCESS)
+        return 0;
     return 1;
 }
 

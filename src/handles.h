@@ -148,4 +148,13 @@ int clrt__check_in_place(const clrt_buffer *out, const clrt_buffer *in, const ch
  * status for code (CLRT_ENOMEM or CLRT_EDEVICE) with the message set. */
 int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, const char *clcall);
 
+/* On an emulator (Oclgrind, llvmpipe), write zeros from the host over the
+ * first bytes of m, a buffer just made for q's scratch; elsewhere nothing.
+ * Why: Oclgrind (21.10) never frees the shadow memory of a released buffer, so
+ * a new buffer that gets a released one's id keeps its size, and what kernels
+ * write past that size still reads as uninitialised (a false report; see
+ * docs/nn.md). A host write sizes the shadow anew. CL_SUCCESS or the OpenCL
+ * error (the caller reports it). */
+cl_int clrt__zero_on_emulator(clrt_queue *q, cl_mem m, size_t bytes);
+
 #endif

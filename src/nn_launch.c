@@ -127,11 +127,8 @@ static clrt_buffer *window(clrt_queue *q, int slot, clrt_dtype dtype, size_t row
     return w;
 }
 
-/* Grow slot to bytes; on an emulator the new memory is zeroed from the host:
- * Oclgrind (21.10) never frees the shadow memory of a released buffer, so a
- * new buffer that gets a released one's id keeps its size, and what kernels
- * write past that size still reads as uninitialised (a false report; see
- * docs/nn.md). A host write sizes the shadow anew. */
+/* Grow slot to bytes; on an emulator the new memory is zeroed from the host
+ * (clrt__zero_on_emulator says why). */
 static int grow(clrt_queue *q, int slot, size_t bytes, const char *func)
 {
     struct clrt__nn_scratch *s = q->nn;
@@ -156,15 +153,9 @@ static int grow(clrt_queue *q, int slot, size_t bytes, const char *func)
     clrt__live(CLRT__LIVE_SCRATCH, +1);
     s->mem[slot] = m;
     s->bytes[slot] = bytes;
-    if (q->ctx->facts.emulator) {
-        void *zeros = calloc(1, bytes);
-        if (!zeros)
-            return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
-        err = clEnqueueWriteBuffer(q->cl, m, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
-        free(zeros);
-        if (err != CL_SUCCESS)
-            return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
-    }
+    err = clrt__zero_on_emulator(q, m, bytes);
+    if (err != CL_SUCCESS)
+        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
     return CLRT_OK;
 }
 

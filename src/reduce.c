@@ -94,7 +94,8 @@ static int make_plan(clrt_context *ctx, int op, clrt_axis axis, int dtype, size_
  * while a cached kernel's argument still names it) were reported as
  * uninitialised after kernels had written them. A smaller one is released
  * once the new one exists (a failure keeps it); commands already queued keep
- * it alive until they finish. */
+ * it alive until they finish. Under an emulator a new one is zeroed from the
+ * host (clrt__zero_on_emulator), as the matmul's packing does with it. */
 enum { SCRATCH_MIN = 256 * 1024 };
 
 static int scratch(clrt_queue *q, size_t need, const char *func)
@@ -117,6 +118,9 @@ static int scratch(clrt_queue *q, size_t need, const char *func)
     }
     q->scratch = s;
     q->scratch_bytes = need;
+    err = clrt__zero_on_emulator(q, s, need);
+    if (err != CL_SUCCESS)
+        return clrt__context_fail_late(q->ctx, func, err, "clEnqueueWriteBuffer");
     return CLRT_OK;
 }
 

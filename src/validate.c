@@ -2,6 +2,7 @@
  * call so that a bad argument never reaches a driver. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "error.h"
 #include "handles.h"
@@ -124,4 +125,16 @@ int clrt__check_in_place(const clrt_buffer *out, const clrt_buffer *in, const ch
         return clrt__fail(CLRT_EINVAL, func,
                           "the output overlaps %s only in part (in place needs the very same window)", what);
     return CLRT_OK;
+}
+
+cl_int clrt__zero_on_emulator(clrt_queue *q, cl_mem m, size_t bytes)
+{
+    if (!q->ctx->facts.emulator)
+        return CL_SUCCESS;
+    void *zeros = calloc(1, bytes);
+    if (!zeros)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int err = clEnqueueWriteBuffer(q->cl, m, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
+    free(zeros);
+    return err;
 }

@@ -144,6 +144,10 @@ static void test_options(void **state)
     refused("--data good --limit 99999999999999999999999", "--limit|out of range");
     refused("--data good --epochs", "--epochs|needs a value");
     refused("--data good --images x.idx", "--images x.idx|only goes with --predict");
+    refused("--data good --profile-every 0", "--profile-every 0|must be 1 to");
+    refused("--data good --profile-every x", "--profile-every x|not a whole number");
+    refused("--data good --profile-every", "--profile-every|needs a value");
+    refused("--data good --profile --bogus", "unknown option --bogus");
     refused("--data missing-dir", "missing-dir/train-images-idx3-ubyte|cannot open");
 }
 
@@ -264,6 +268,7 @@ static void test_resume_files(void **state)
     refused("--data r --resume text.state", "text.state|not a clrt-train state file");
     refused("--data r --resume absent.state", "absent.state|cannot open");
     refused("--predict text.state --data r", "text.state|not a clrt-train state file");
+    refused("--predict text.state --profile", "--predict text.state|no --save, --resume, --stop-after or --profile");
 }
 
 int main(void)

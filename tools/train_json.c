@@ -8,15 +8,35 @@
 
 #include "bench_json.h"
 
+static FILE *open_tmp(const char *path, char *tmp, size_t tmpcap, char *err, size_t errcap)
+{
+    snprintf(tmp, tmpcap, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        snprintf(err, errcap, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+    return f;
+}
+
+/* Close f and move tmp to path; 0, or 2 with err set. */
+static int close_tmp(FILE *f, const char *tmp, const char *path, char *err, size_t errcap)
+{
+    int ok = !ferror(f);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        snprintf(err, errcap, "%s: cannot write: %s", path, strerror(e));
+        return 2;
+    }
+    return 0;
+}
+
 int train_json_write(const char *path, const train_report *r, char *err, size_t errcap)
 {
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errcap, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+    FILE *f = open_tmp(path, tmp, sizeof tmp, err, errcap);
+    if (!f)
         return 2;
-    }
     fputs("{\"device\": ", f);
     bench_json_str(f, r->device);
     fputs(", \"dataset\": ", f);
@@ -38,14 +58,33 @@ int train_json_write(const char *path, const train_report *r, char *err, size_t 
     bench_json_num(f, r->images_per_s, r->train_seconds > 0);
     fputs(", \"train_seconds\": ", f);
     bench_json_num(f, r->train_seconds, 1);
-    fputs("}\n", f);
-    int ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        snprintf(err, errcap, "%s: cannot write: %s", path, strerror(e));
-        return 2;
+    if (r->profile) {
+        fputs(", \"profile\": ", f);
+        train_profile_json(f, r->profile);
     }
-    return 0;
+    fputs("}\n", f);
+    return close_tmp(f, tmp, path, err, errcap);
+}
+
+int train_json_write_predict(const char *path, const train_predict_report *r, char *err, size_t errcap)
+{
+    char tmp[4200];
+    FILE *f = open_tmp(path, tmp, sizeof tmp, err, errcap);
+    if (!f)
+        return 2;
+    fputs("{\"device\": ", f);
+    bench_json_str(f, r->device);
+    fputs(", \"dataset\": ", f);
+    bench_json_str(f, r->dataset);
+    fputs(", \"images\": ", f);
+    bench_json_str(f, r->images);
+    fprintf(f, ", \"count\": %zu, \"test_accuracy\": ", r->count);
+    bench_json_num(f, r->count ? 100.0 * (double)r->correct / (double)r->count : 0, r->labelled && r->count);
+    fprintf(f, ", \"test_correct\": %zu, \"test_total\": %zu, \"images_per_s\": ", r->labelled ? r->correct : 0,
+            r->labelled ? r->count : 0);
+    bench_json_num(f, r->images_per_s, r->seconds > 0);
+    fputs(", \"seconds\": ", f);
+    bench_json_num(f, r->seconds, 1);
+    fputs("}\n", f);
+    return close_tmp(f, tmp, path, err, errcap);
 }

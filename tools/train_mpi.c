@@ -163,6 +163,7 @@ int __wrap_train_run(const train_opts *o) {
         mine.save = NULL;
         mine.json = NULL;
         mine.progress = 0;
+        mine.profile = 0; /* rank 0's table alone (its optimizer row holds the allreduce) */
         if (!freopen("/dev/null", "w", stdout)) {
             fprintf(stderr, "clrt-train-mpi: rank %d: cannot silence stdout\n", rank);
             MPI_Abort(MPI_COMM_WORLD, 1);

@@ -14,6 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* After a part's calls: tell the mark hook, if any (--profile). */
+#define MARK(part, backward)                                                                                         \
+    do {                                                                                                             \
+        if (st == CLRT_OK && n->mark)                                                                                \
+            st = n->mark(n->mark_arg, (part), (backward));                                                           \
+    } while (0)
+
 static const struct {
     const char *name;
     size_t rows, cols;
@@ -152,28 +159,37 @@ int train_net_forward(train_net *n, const clrt_buffer *x, int train)
     int st = set_rows(n, clrt_buffer_rows(x));
     if (st == CLRT_OK)
         st = clrt_nn_conv2d_forward(q, a[TA_C1], x, p[TRAIN_CONV1_W], p[TRAIN_CONV1_B], &n->conv1);
+    MARK(TRAIN_PART_CONV1, 0);
     if (st == CLRT_OK)
         st = clrt_nn_relu_forward(q, a[TA_C1], a[TA_C1]);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_forward(q, a[TA_P1], train ? a[TA_AM1] : NULL, a[TA_C1], &n->pool1);
+    MARK(TRAIN_PART_POOL1, 0);
     if (st == CLRT_OK)
         st = clrt_nn_conv2d_forward(q, a[TA_C2], a[TA_P1], p[TRAIN_CONV2_W], p[TRAIN_CONV2_B], &n->conv2);
+    MARK(TRAIN_PART_CONV2, 0);
     if (st == CLRT_OK)
         st = clrt_nn_relu_forward(q, a[TA_C2], a[TA_C2]);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_forward(q, a[TA_P2], train ? a[TA_AM2] : NULL, a[TA_C2], &n->pool2);
+    MARK(TRAIN_PART_POOL2, 0);
     if (st == CLRT_OK)
         st = clrt_nn_linear_forward(q, a[TA_H], a[TA_P2], p[TRAIN_FC1_W], p[TRAIN_FC1_B]);
+    MARK(TRAIN_PART_FC1, 0);
     if (st == CLRT_OK)
         st = clrt_nn_relu_forward(q, a[TA_H], a[TA_H]);
+    MARK(TRAIN_PART_RELU, 0);
     if (st == CLRT_OK)
         st = clrt_nn_linear_forward(q, a[TA_LOGITS], a[TA_H], p[TRAIN_FC2_W], p[TRAIN_FC2_B]);
+    MARK(TRAIN_PART_FC2, 0);
     return st;
 }
 
 int train_net_loss(train_net *n, clrt_buffer *loss, const clrt_buffer *labels)
 {
-    return clrt_nn_softmax_xent(n->q, loss, n->act[TA_DLOGITS], n->act[TA_LOGITS], labels);
+    int st = clrt_nn_softmax_xent(n->q, loss, n->act[TA_DLOGITS], n->act[TA_LOGITS], labels);
+    MARK(TRAIN_PART_LOSS, 0);
+    return st;
 }
 
 int train_net_backward(train_net *n, const clrt_buffer *x)
@@ -182,25 +198,32 @@ int train_net_backward(train_net *n, const clrt_buffer *x)
     clrt_buffer **a = n->act, **p = n->param, **g = n->grad;
     int st = clrt_nn_linear_backward(q, a[TA_DH], g[TRAIN_FC2_W], g[TRAIN_FC2_B], a[TA_DLOGITS], a[TA_H],
                                      p[TRAIN_FC2_W]);
+    MARK(TRAIN_PART_FC2, 1);
     if (st == CLRT_OK)
         st = clrt_nn_relu_backward(q, a[TA_DH], a[TA_DH], a[TA_H]);
+    MARK(TRAIN_PART_RELU, 1);
     if (st == CLRT_OK)
         st = clrt_nn_linear_backward(q, a[TA_DP2], g[TRAIN_FC1_W], g[TRAIN_FC1_B], a[TA_DH], a[TA_P2],
                                      p[TRAIN_FC1_W]);
+    MARK(TRAIN_PART_FC1, 1);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_backward(q, a[TA_DC2], a[TA_DP2], a[TA_AM2], &n->pool2);
     if (st == CLRT_OK)
         st = clrt_nn_relu_backward(q, a[TA_DC2], a[TA_DC2], a[TA_C2]);
+    MARK(TRAIN_PART_POOL2, 1);
     if (st == CLRT_OK)
         st = clrt_nn_conv2d_backward(q, a[TA_DP1], g[TRAIN_CONV2_W], g[TRAIN_CONV2_B], a[TA_DC2], a[TA_P1],
                                      p[TRAIN_CONV2_W], &n->conv2);
+    MARK(TRAIN_PART_CONV2, 1);
     if (st == CLRT_OK)
         st = clrt_nn_maxpool_backward(q, a[TA_DC1], a[TA_DP1], a[TA_AM1], &n->pool1);
     if (st == CLRT_OK)
         st = clrt_nn_relu_backward(q, a[TA_DC1], a[TA_DC1], a[TA_C1]);
+    MARK(TRAIN_PART_POOL1, 1);
     if (st == CLRT_OK)
         st = clrt_nn_conv2d_backward(q, NULL, g[TRAIN_CONV1_W], g[TRAIN_CONV1_B], a[TA_DC1], x, p[TRAIN_CONV1_W],
                                      &n->conv1);
+    MARK(TRAIN_PART_CONV1, 1);
     return st;
 }
 
@@ -209,6 +232,7 @@ int train_net_sgd(train_net *n, double lr, double mu)
     int st = CLRT_OK;
     for (int i = 0; st == CLRT_OK && i < TRAIN_TENSORS; i++)
         st = clrt_nn_sgd_step(n->q, n->param[i], n->grad[i], n->mom[i], lr, mu, 0.0);
+    MARK(TRAIN_PART_SGD, 0);
     return st;
 }
 

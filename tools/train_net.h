@@ -26,6 +26,19 @@ enum {
     TA_COUNT
 };
 
+/* The parts of a step train_net_mark names (--profile, train_profile.h):
+ * a layer's forward and backward work, the loss, the optimizer. The relus
+ * after the convolutions go with their pools. */
+enum {
+    TRAIN_PART_CONV1, TRAIN_PART_POOL1, TRAIN_PART_CONV2, TRAIN_PART_POOL2,
+    TRAIN_PART_FC1, TRAIN_PART_RELU, TRAIN_PART_FC2, TRAIN_PART_LOSS, TRAIN_PART_SGD,
+    TRAIN_PARTS
+};
+
+/* Called after each part's work is enqueued (part, backward: 0 forward, 1
+ * backward); a clrt status, which ends the pass when not CLRT_OK. */
+typedef int (*train_net_mark)(void *arg, int part, int backward);
+
 /* Rows of every forward pass that classifies (train_net_classify): fixed,
  * so that a prediction does not depend on --batch or on the other images. */
 #define TRAIN_EVAL_ROWS 256
@@ -47,6 +60,8 @@ typedef struct train_net {
     size_t rows;                          /* the current mini-batch's size */
     clrt_conv2d_shape conv1, conv2;
     clrt_pool2d_shape pool1, pool2;
+    train_net_mark mark;                  /* NULL (the default), or called after each part */
+    void *mark_arg;
 } train_net;
 
 /* The shape of tensor i (rows x cols, PyTorch's layout flattened) and its name. */

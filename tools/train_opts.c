@@ -12,8 +12,9 @@
 static const char usage[] =
     "usage: clrt-train [--data DIR] [--epochs N] [--batch N] [--lr X] [--momentum X] [--seed N]\n"
     "                  [--device SEL] [--print-every N] [--limit N] [--save FILE] [--resume FILE]\n"
-    "                  [--json FILE]\n"
-    "       clrt-train --predict FILE [--images FILE [--labels FILE]] [--out FILE] [--data DIR] [--device SEL]\n"
+    "                  [--json FILE] [--profile] [--profile-every N]\n"
+    "       clrt-train --predict FILE [--images FILE [--labels FILE]] [--out FILE] [--json FILE]\n"
+    "                          [--data DIR] [--device SEL]\n"
     "\n"
     "Trains the source article's network (conv 1->20 5x5, relu, maxpool 2, conv 20->50 5x5,\n"
     "relu, maxpool 2, fc 800->500, relu, fc 500->10; cross-entropy; SGD with momentum) on an\n"
@@ -34,12 +35,17 @@ static const char usage[] =
     "  --save FILE       after training (or --stop-after), write weights and optimizer state\n"
     "  --resume FILE     continue the run FILE holds, exactly where it stopped\n"
     "  --stop-after N    stop after N mini-batches of this run (with --save: to resume later)\n"
-    "  --json FILE       the run as one JSON object\n"
+    "  --json FILE       the run as one JSON object (with --predict: its images/s)\n"
+    "  --profile         after training, a table on stderr of each layer's forward and backward\n"
+    "                    time, the optimizer's and the host's, in ms per mini-batch and % of the\n"
+    "                    step, from a sample of mini-batches (the queue finished between parts;\n"
+    "                    the losses do not change); in --json too, as \"profile\"\n"
+    "  --profile-every N time 1 mini-batch in N (default 50; implies --profile)\n"
     "  --fp64            train in double precision (the device needs fp64)\n"
     "  --no-progress     no progress line on the terminal\n"
     "  --predict FILE    classify with the weights of a --save file instead of training:\n"
     "                    the test set, or --images FILE (labels from --labels FILE, if any);\n"
-    "                    --out FILE writes each image's class, one per line\n"
+    "                    --out FILE writes each image's class, one per line; images/s on stderr\n"
     "Exit status: 0 done, 2 bad options or input files, 1 a device failure.\n";
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -97,6 +103,7 @@ static void defaults(train_opts *o)
     o->momentum = 0.9;
     o->print_every = 2000;
     o->progress = 1;
+    o->profile_every = 50;
 }
 
 int train_opts_parse(train_opts *o, int argc, char **argv)
@@ -142,6 +149,11 @@ int train_opts_parse(train_opts *o, int argc, char **argv)
         } else if (!strcmp(a, "--stop-after")) {
             if (!(st = count(a, v, 1, SIZE_MAX, &n)))
                 o->stop_after = (size_t)n;
+        } else if (!strcmp(a, "--profile-every")) {
+            if (!(st = count(a, v, 1, SIZE_MAX, &n))) {
+                o->profile_every = (size_t)n;
+                o->profile = 1;
+            }
         } else if (!strcmp(a, "--save"))
             o->save = v;
         else if (!strcmp(a, "--resume"))
@@ -162,6 +174,8 @@ int train_opts_parse(train_opts *o, int argc, char **argv)
                 o->progress = 0;
             else if (!strcmp(a, "--fp64"))
                 o->f64 = 1;
+            else if (!strcmp(a, "--profile"))
+                o->profile = 1;
             else {
                 fprintf(stderr, "clrt-train: unknown option %s (clrt-train --help)\n", a);
                 return 2;
@@ -179,7 +193,8 @@ int train_opts_parse(train_opts *o, int argc, char **argv)
         return bad("--labels", o->labels, "needs --images");
     if ((o->images || o->out) && !o->predict)
         return bad(o->images ? "--images" : "--out", o->images ? o->images : o->out, "only goes with --predict");
-    if (o->predict && (o->save || o->resume || o->stop_after))
-        return bad("--predict", o->predict, "classifies only: no --save, --resume or --stop-after with it");
+    if (o->predict && (o->save || o->resume || o->stop_after || o->profile))
+        return bad("--predict", o->predict,
+                   "classifies only: no --save, --resume, --stop-after or --profile with it");
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "train_device.h"
 #include "train_json.h"
 #include "train_net.h"
+#include "train_profile.h"
 #include "train_progress.h"
 #include "train_shuffle.h"
 #include "train_state.h"
@@ -48,6 +49,8 @@ typedef struct run {
     double running;            /* losses read since the last printed line, summed */
     double *printed;           /* every printed running loss */
     size_t nprinted;
+    train_profile prof;        /* --profile's timings (prof.every 0: off) */
+    double epoch_t0;           /* --profile: when this epoch's shuffle began */
     char device[600], dataset[4200], err[4600];
 } run;
 
@@ -198,20 +201,34 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, siz
     const train_opts *o = r->o;
     const size_t n = r->train.count, spe = (n + o->batch - 1) / o->batch;
     int st = train_device_upload(r->q, r->x, r->y, &r->train, order, r->dt);
+    if (st == CLRT_OK && r->prof.every) {
+        /* the shuffle and the upload, done: the host's share of this epoch */
+        st = clrt_queue_finish(r->q);
+        r->prof.host_epoch += train_now() - r->epoch_t0;
+        r->prof.epoch_steps += spe - first;
+    }
     for (size_t i = first; st == CLRT_OK && i < spe; i++) {
         const size_t row = i * o->batch, rows = n - row < o->batch ? n - row : o->batch;
         clrt_buffer *xv = NULL, *yv = NULL, *lv = NULL;
-        st = clrt_buffer_view(&xv, r->x, row, 0, rows, TRAIN_IMAGE_SIZE);
+        const int timed = train_profile_wanted(&r->prof, *done, rows, o->batch);
+        if (timed)
+            st = train_profile_begin(&r->prof);
+        if (st == CLRT_OK)
+            st = clrt_buffer_view(&xv, r->x, row, 0, rows, TRAIN_IMAGE_SIZE);
         if (st == CLRT_OK)
             st = clrt_buffer_view(&yv, r->y, row, 0, rows, 1);
         if (st == CLRT_OK)
             st = clrt_buffer_view(&lv, r->losses, r->kept, 0, 1, 1);
+        if (st == CLRT_OK && timed)
+            st = train_profile_mark(&r->prof, TRAIN_PARTS, 0); /* the views: the host's */
         if (st == CLRT_OK)
             st = train_net_step(r->net, xv, yv, lv, o->lr, o->momentum);
         clrt_buffer *vs[] = {xv, yv, lv};
         for (int k = 0; k < 3; k++)
             if (vs[k])
                 clrt_buffer_destroy(vs[k]);
+        if (st == CLRT_OK && timed)
+            st = train_profile_end(&r->prof);
         if (st != CLRT_OK)
             break;
         r->kept++;
@@ -287,6 +304,12 @@ int train_run(const train_opts *o)
     st = train_net_create(&r.net, r.ctx, r.q, r.dt, cap, o->seed);
     if (st == CLRT_OK && o->resume)
         st = train_state_to_net(&saved, r.net);
+    if (st == CLRT_OK && o->profile) {
+        r.prof.q = r.q;
+        r.prof.every = o->profile_every;
+        r.net->mark = train_profile_mark;
+        r.net->mark_arg = &r.prof;
+    }
     if (st == CLRT_OK)
         st = clrt_buffer_create(&r.x, r.ctx, r.dt, n, TRAIN_IMAGE_SIZE);
     if (st == CLRT_OK)
@@ -313,6 +336,12 @@ int train_run(const train_opts *o)
     const double t0 = train_now();
     for (unsigned e = e0; st == CLRT_OK && !stop && e < o->epochs; e++) {
         const uint64_t start_state = shuffle;
+        if (r.prof.every) {
+            /* the last epoch's steps are not the host's */
+            if ((st = clrt_queue_finish(r.q)) != CLRT_OK)
+                break;
+            r.epoch_t0 = train_now();
+        }
         train_shuffle(order, n, &shuffle);
         if (e != e0 || i0 == 0)
             r.running = 0; /* the article starts each epoch's running loss at 0 */
@@ -353,12 +382,15 @@ int train_run(const train_opts *o)
         if (o->save && (rc = save_state(&r, o->epochs > e0 ? o->epochs : e0, 0, shuffle)) != 0)
             goto out;
     }
+    if (o->profile) /* after the contract's lines, on stderr */
+        train_profile_print(stderr, &r.prof, o->batch);
     if (o->json) {
         train_report rep = {.device = r.device, .dataset = r.dataset, .epochs = o->epochs, .batch = o->batch,
                             .lr = o->lr, .momentum = o->momentum, .seed = o->seed, .train_images = n,
                             .losses = r.printed, .nlosses = r.nprinted, .test_correct = stop ? 0 : correct,
                             .test_total = stop ? 0 : r.test.count,
-                            .images_per_s = secs > 0 ? (double)images / secs : 0, .train_seconds = secs};
+                            .images_per_s = secs > 0 ? (double)images / secs : 0, .train_seconds = secs,
+                            .profile = o->profile ? &r.prof : NULL};
         if (train_json_write(o->json, &rep, r.err, sizeof r.err) != 0) {
             fprintf(stderr, "clrt-train: %s\n", r.err);
             rc = 2;
@@ -403,10 +435,27 @@ int train_predict(const train_opts *o)
         st = upload_test(&r);
     if (st == CLRT_OK)
         st = clrt_buffer_create(&pred, r.ctx, CLRT_INT32, rows, 1);
+    /* images/s: one pass first (the kernels built, the memory touched), then
+     * the clock runs from an idle queue to the classes read back */
+    clrt_buffer *xw = NULL, *pw = NULL;
+    if (st == CLRT_OK)
+        st = clrt_buffer_view(&xw, r.tx, 0, 0, TRAIN_EVAL_ROWS, TRAIN_IMAGE_SIZE);
+    if (st == CLRT_OK)
+        st = clrt_buffer_view(&pw, pred, 0, 0, TRAIN_EVAL_ROWS, 1);
+    if (st == CLRT_OK)
+        st = train_net_classify(r.net, pw, xw, TRAIN_EVAL_ROWS);
+    if (st == CLRT_OK)
+        st = clrt_queue_finish(r.q);
+    if (xw)
+        clrt_buffer_destroy(xw);
+    if (pw)
+        clrt_buffer_destroy(pw);
+    const double t0 = train_now();
     if (st == CLRT_OK)
         st = train_net_classify(r.net, pred, r.tx, TRAIN_EVAL_ROWS);
     if (st == CLRT_OK)
         st = clrt_buffer_read(r.q, pred, p, rows);
+    const double secs = train_now() - t0;
     if (pred)
         clrt_buffer_destroy(pred);
     if (st != CLRT_OK) {
@@ -414,12 +463,25 @@ int train_predict(const train_opts *o)
         rc = train_device_fail("classifying", st);
         goto out;
     }
+    const double ips = secs > 0 ? (double)r.test.count / secs : 0;
+    fprintf(stderr, "clrt-train: classified %zu images in %.3f s: %.0f images/s (passes of %d)\n", r.test.count,
+            secs, ips, TRAIN_EVAL_ROWS);
+    size_t correct = 0;
     if (r.test.labels) {
-        size_t correct = 0;
         for (size_t i = 0; i < r.test.count; i++)
             correct += p[i] == r.test.labels[i];
         printf("test accuracy: %.2f%% (%zu/%zu)\n", 100.0 * (double)correct / (double)r.test.count, correct,
                r.test.count);
+    }
+    if (o->json) {
+        train_predict_report rep = {.device = r.device, .dataset = o->images ? "" : r.dataset,
+                                    .images = o->images ? o->images : "", .count = r.test.count,
+                                    .correct = correct, .labelled = r.test.labels != NULL, .images_per_s = ips,
+                                    .seconds = secs};
+        if (train_json_write_predict(o->json, &rep, r.err, sizeof r.err) != 0) {
+            fprintf(stderr, "clrt-train: %s\n", r.err);
+            rc = 2;
+        }
     }
     if (o->out || !r.test.labels) {
         char tmp[4200];

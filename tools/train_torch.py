@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """clrt-train's network in PyTorch, for side-by-side measurements (docs/train.md):
 the same layers, data (IDX files scaled to [0, 1]), options and output lines as
-clrt-train, plus images/s. Its own initial weights and shuffle (PyTorch's), so
-the loss curves agree in distribution, not digit for digit.
+clrt-train, plus images/s of training and of inference (the test set in
+batches of 256, no grad, as clrt-train --predict classifies it). Its own
+initial weights and shuffle (PyTorch's), so the loss curves agree in
+distribution, not digit for digit.
 
   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train_torch.py --limit 12000 --epochs 1 --threads 2
 
@@ -96,11 +98,21 @@ def main():
         torch.cuda.synchronize()
     secs = time.perf_counter() - t0
     print("Finished Training")
+    net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(tx[i:i + 256]).argmax(1) for i in range(0, len(tx), 256)])
-    correct = int((pred == ty).sum())
+        # inference: one batch first (as clrt-train --predict does), then the
+        # test set in batches of 256, timed up to the classes on the host
+        net(tx[:256]).argmax(1)
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+        t1 = time.perf_counter()
+        pred = torch.cat([net(tx[i:i + 256]).argmax(1) for i in range(0, len(tx), 256)]).cpu()
+        infer = time.perf_counter() - t1
+    correct = int((pred == ty.cpu()).sum())
     print("test accuracy: %.2f%% (%d/%d)" % (100.0 * correct / len(ty), correct, len(ty)))
     print("images/s: %.0f (%d images in %.1f s, %s, %d threads)" % (images / secs, images, secs, a.device, a.threads))
+    print("inference images/s: %.0f (%d images in batches of 256 in %.3f s, no grad)"
+          % (len(tx) / infer if infer > 0 else 0, len(tx), infer))
 
 
 if __name__ == "__main__":
