@@ -23,8 +23,8 @@
       "nn_im2col, nn_pool: 1 index arithmetic in 64 bits always, 0 in 32 bits when every index fits (faster)") \
     X(conv, NULL, 0, 3, "0 1 2", "",                                                                      \
       "nn_im2col: the convolution's algorithm, 0 im2col + GEMM; the forward pass direct (conv_direct) "     \
-      "1 when the output channels fill over half of its channel block, 2 always, 3 always and the data "   \
-      "gradient too (stride 1)")                                                                          \
+      "1 where it pays (channels over half of its block, 1024 output positions or more), 2 always, "       \
+      "3 always and the data gradient too (stride 1)")                                                    \
     X(vw, "VW", 1, 16, "", "", "nn_im2col conv_direct: vector width (1, 2, 4, 8 or 16)")                  \
     X(ctm, "CTM", 1, 32, "4 6 8 12", "", "nn_im2col conv_direct: output positions per work-item")         \
     X(cnv, "CNV", 1, 8, "1 2 4", "", "nn_im2col conv_direct: vectors of output channels per work-item")     \

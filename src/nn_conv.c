@@ -140,10 +140,13 @@ static size_t extent(const clrt_buffer *m) { return m->offset + m->rows * m->ld;
 
 /* Whether k's parameters ask for the direct kernel here and every index it forms
  * fits its 32-bit arithmetic (otherwise im2col + GEMM, which has a 64-bit path).
- * conv=1 takes it only when the output channels fill over half of the padded
- * block of cnv * vw channels a work-item computes: the rest is work on zeros
- * (POCL, AVX-512, blocks of 64: the article's conv2, 50 channels, forward 1.5x
- * faster than im2col + GEMM; its conv1, 20 channels, 1.5-2x slower; docs/nn.md). */
+ * conv=1 takes it only where it measured faster (POCL, AVX-512, blocks of 64
+ * channels; docs/nn.md): when the output channels fill over half of the padded
+ * block of cnv * vw channels a work-item computes, the rest being work on zeros
+ * (the article's conv2, 50 channels, forward 2-2.5x faster at batch 64 and 256;
+ * its conv1, 20 channels, 1.3-1.5x slower at batch 64), and when the batch has
+ * at least 1024 output positions, enough work to hide conv_wt's extra launch
+ * (conv2 at batch 4, 256 positions: 1.1-1.3x slower; batch 8: even; 16: faster). */
 static int direct_fits(const clrt__built *k, const direct_geom *g, const clrt_buffer *in, const clrt_buffer *out)
 {
     const clrt__nn_params p = clrt__nnp(&k->p);
@@ -151,7 +154,7 @@ static int direct_fits(const clrt__built *k, const direct_geom *g, const clrt_bu
         return 0;
     const size_t lim = (size_t)1 << 30, cb = (size_t)p.cnv * p.vw, n = in->rows;
     const size_t kp = (g->ko + cb - 1) / cb * cb, np = n * g->oh * g->ow;
-    if (p.conv == 1 && 2 * g->ko <= kp)
+    if (p.conv == 1 && (2 * g->ko <= kp || np < 1024))
         return 0;
     return extent(in) < lim && extent(out) < lim && np < lim && (np / p.ctm + 1) * (kp / cb) < lim &&
            g->ci * g->kh * g->kw * kp < lim && (g->h + 2 * g->ph) * (g->w + 2 * g->pw) * g->ci < lim &&

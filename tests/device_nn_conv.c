@@ -536,6 +536,7 @@ static void conv_algorithms(void **state)
         {2, 1, 4, 3, 3, 5, 5, 1, 2},     /* a filter larger than the image */
         {5, 20, 12, 12, 50, 5, 5, 1, 0}, /* the article's conv2 */
         {3, 1, 28, 28, 20, 5, 5, 1, 0},  /* the article's conv1 */
+        {17, 20, 12, 12, 50, 5, 5, 1, 0}, /* conv2 at 1088 positions: conv=1 takes the direct kernel on CPUs */
     };
     static const char *const params[] = {"conv=0", "conv=1", "conv=2", "conv=3", "conv=2 vw=4 ctm=5 cnv=2 cwg=4",
                                          "conv=3 vw=2 ctm=3 cnv=3 cwg=1", "conv=3 vw=16 ctm=7 cnv=1 cwg=4"};
