@@ -126,7 +126,10 @@ static const char *aux_im2col(const clrt__pvals *p, int variant, unsigned i)
 {
     (void)p;
     (void)variant;
-    return i == CLRT__NN_AUX ? "col2im" : i == CLRT__NN_AUX_DIRECT ? "conv_direct" : i == CLRT__NN_AUX_WT ? "conv_wt" : NULL;
+    return i == CLRT__NN_AUX          ? "col2im"
+           : i == CLRT__NN_AUX_DIRECT ? "conv_direct"
+           : i == CLRT__NN_AUX_WT     ? "conv_wt"
+                                      : NULL;
 }
 AUX_ENTRY(aux_layout, "conv_cols")
 static const char *aux_pool(const clrt__pvals *p, int variant, unsigned i)

@@ -9,12 +9,12 @@
  *             dW = dyc cols^T (cols made again)         im2col, clrt_gemm
  *             dcols = W^T dyc; dx = col2im(dcols)       clrt_gemm, nn_im2col: col2im
  * The whole batch is one GEMM, K x NP x C*KH*KW: long and thin, the shapes
- * the matmul kernel handles well. The other algorithm (parameter conv=1, the
- * CPU default): nn_im2col's conv_direct, the same product without cols, for
- * the forward pass (conv=1 where it pays, 2 always) and also, at stride 1, the
- * data gradient (conv=3); docs/nn.md has them measured. The intermediates live in the queue's nn
- * slots (nn_launch.h: kept between calls); the queue is in order, so dcols
- * reuses cols' memory. */
+ * the matmul kernel handles well. The other algorithm: nn_im2col's
+ * conv_direct, the same product without cols, for the forward pass (parameter
+ * conv=1, the CPU default: where it pays; 2 always) and also, at stride 1, the
+ * data gradient (conv=3); docs/nn.md has them measured. The intermediates live
+ * in the queue's nn slots (nn_launch.h: kept between calls); the queue is in
+ * order, so dcols reuses cols' memory. */
 #include <stdint.h>
 
 #include "error.h"
@@ -293,8 +293,8 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
      * the flipped filters, channels K -> C, planes OH x OW -> H x W */
     const direct_geom g = {kk, d.oh, d.ow, s->channels, s->kernel_h, s->kernel_w,
                            1, s->kernel_h - 1 - s->padding, s->kernel_w - 1 - s->padding, s->height, s->width};
-    const int dx_direct = dx && clrt__nnp(&ki->p).conv == 3 && s->stride == 1 && s->padding < s->kernel_h && s->padding < s->kernel_w &&
-                          direct_fits(ki, &g, dy, dx);
+    const int dx_direct = dx && clrt__nnp(&ki->p).conv == 3 && s->stride == 1 && s->padding < s->kernel_h &&
+                          s->padding < s->kernel_w && direct_fits(ki, &g, dy, dx);
     const int gemm_dx = dx && !dx_direct;
     clrt__nn_begin(q);
     if (dw || db || gemm_dx)
