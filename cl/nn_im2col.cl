@@ -121,3 +121,127 @@ __kernel void col2im(const ulong N, const ulong C, const ulong H, const ulong W,
     else
         COL2IM_BODY(ulong)
 }
+
+/* ------------------------------------------------------------------------------------
+ * The direct convolution (parameter conv=1, src/nn_conv.c): an implicit GEMM, the
+ * product W cols computed without cols. Written for CPU drivers (POCL), where a
+ * work-item is a loop iteration: like matmul_cpu.cl's micro-kernel, a work-item
+ * holds a CTM x (CNV * VW) tile of the output in CTM * CNV vector registers:
+ * CTM output positions (each its own image, row and column: the positions of the
+ * whole batch in turn) by CNV * VW output channels. Per filter tap it loads CNV
+ * vectors of the tap's row of wt (below) and broadcasts the CTM input values under
+ * the tap, read from x through im2col's index arithmetic: what im2col would have
+ * written to cols and the GEMM read back (8 MB for the article's conv2 at batch 64)
+ * is read from x itself, which stays in cache. The output is written straight in
+ * NCHW rows with the bias added: no conv_rows either.
+ *
+ * In general form, out (N x KO*OH*OW, a view) = sum over taps (ci, kh, kw) of
+ * in(n, ci, oh*S + kh - PH, ow*S + kw - PW) * wt[(ci*KH + kh)*KW + kw][ko]
+ * (0 outside the image), + b[ko]: the forward pass (in = x, KO = K) and, at stride
+ * 1, the data gradient as the convolution of dy with the flipped, transposed
+ * filters (in = dy, KO = C, padding KH-1-P / KW-1-P). wt is conv_wt's
+ * CI*KH*KW x KP matrix, KP = KO rounded up to CNV * VW (zeros past KO), so its
+ * vector loads need no guard.
+ * Index arithmetic in uint: the host takes this path only when every index fits. */
+
+#ifndef CTM
+#define CTM 4
+#endif
+#ifndef CNV
+#define CNV 1
+#endif
+#define CKB (CNV * VW) /* output channels per work-item */
+
+/* wt = W^T padded (flip 0: wt[(c*KH + kh)*KW + kw][k] = W[k][(c*KH + kh)*KW + kw],
+ * rows C*KH*KW, k < K) or the data gradient's filters (flip 1: wt[(k*KH + kh)*KW + kw][c]
+ * = W[k][(c*KH + KH-1-kh)*KW + KW-1-kw], rows K*KH*KW, c < C); 0 in columns past
+ * the valid ones. W is K x C*KH*KW at w_off, row stride ldw. One work-item per element
+ * of wt (rows * KP). */
+__kernel void conv_wt(const uint K, const uint C, const uint KH, const uint KW, const uint KP, const int flip,
+                      __global const REAL *w, const ulong w_off, const ulong ldw, __global REAL *wt)
+{
+    const uint g = get_global_id(0);
+    const uint r = g / KP, col = g - r * KP;
+    const uint rows = (flip ? K : C) * KH * KW;
+    if (r >= rows)
+        return;
+    const uint t1 = r / KW, kw = r - t1 * KW;
+    const uint ci = t1 / KH, kh = t1 - ci * KH;
+    REAL v = (REAL)0;
+    if (!flip && col < K)
+        v = w[w_off + col * (uint)ldw + r];
+    else if (flip && col < C)
+        v = w[w_off + ci * (uint)ldw + (col * KH + KH - 1 - kh) * KW + KW - 1 - kw];
+    wt[g] = v;
+}
+
+/* The tap loop over every (ci, kh, kw); LOAD(i, off) is input value off past the
+ * position i's window origin in channel ci. */
+#define DIRECT_TAPS(LOAD)                                                                  \
+    for (uint ci = 0; ci < CI; ++ci) {                                                     \
+        for (uint kh = 0; kh < KH; ++kh)                                                   \
+            for (uint kw = 0; kw < KW; ++kw, wp += KP) {                                   \
+                REALV bv[CNV];                                                             \
+                _Pragma("unroll") for (int j = 0; j < CNV; ++j) bv[j] = VLOAD(0, wp + j * VW); \
+                _Pragma("unroll") for (int i = 0; i < CTM; ++i) {                          \
+                    const REALV a = (REALV)(LOAD(i, kh, kw));                              \
+                    _Pragma("unroll") for (int j = 0; j < CNV; ++j) acc[i][j] =            \
+                        fma(a, bv[j], acc[i][j]);                                          \
+                }                                                                          \
+            }                                                                              \
+        _Pragma("unroll") for (int i = 0; i < CTM; ++i) src[i] += HW;                      \
+    }
+/* no padding: every tap of a valid output is inside the image */
+#define LOAD_IN(i, kh, kw) src[i][off[i] + (int)((kh) * W + (kw))]
+/* padding: taps outside the image read 0 (ih, iw unsigned: below 0 wraps above H, W) */
+#define LOAD_PAD(i, kh, kw) (ih0[i] + (kh) < H && iw0[i] + (kw) < W ? src[i][off[i] + (int)((kh) * W + (kw))] : (REAL)0)
+
+__kernel void conv_direct(const uint N, const uint CI, const uint H, const uint W, const uint KO, const uint KH,
+                          const uint KW, const uint S, const uint PH, const uint PW, const uint OH, const uint OW,
+                          const uint KP, __global const REAL *x, const ulong x_off, const ulong ldx,
+                          __global const REAL *wt, __global REAL *y, const ulong y_off, const ulong ldy,
+                          __global const REAL *b, const ulong b_off, const int has_bias)
+{
+    const uint g = get_global_id(0);
+    const uint nkb = KP / CKB, PL = OH * OW, NP = N * PL, HW = H * W;
+    const uint pt = g / nkb, kb = g - pt * nkb;
+    const uint p0 = pt * CTM;
+    if (p0 >= NP)
+        return;
+    /* each position's image (src, at channel ci in the tap loop), its window origin
+     * (ih0, iw0: below 0 with padding, wrapped) and that origin's offset in a channel
+     * (off, signed: a tap is read only once its offset is inside) */
+    __global const REAL *src[CTM];
+    uint ih0[CTM], iw0[CTM];
+    int off[CTM];
+    _Pragma("unroll") for (int i = 0; i < CTM; ++i) {
+        const uint gp = min(p0 + (uint)i, NP - 1); /* past the end: the last one again, not stored */
+        const uint n = gp / PL, q = gp - n * PL;
+        const uint oh = q / OW, ow = q - oh * OW;
+        ih0[i] = oh * S - PH;
+        iw0[i] = ow * S - PW;
+        off[i] = (int)ih0[i] * (int)W + (int)iw0[i];
+        src[i] = x + x_off + n * (uint)ldx;
+    }
+    REALV acc[CTM][CNV];
+    _Pragma("unroll") for (int i = 0; i < CTM; ++i)
+        _Pragma("unroll") for (int j = 0; j < CNV; ++j) acc[i][j] = (REALV)0;
+    __global const REAL *wp = wt + kb * CKB;
+    if (PH == 0 && PW == 0)
+        DIRECT_TAPS(LOAD_IN)
+    else
+        DIRECT_TAPS(LOAD_PAD)
+    _Pragma("unroll") for (int i = 0; i < CTM; ++i) {
+        const uint gp = p0 + (uint)i;
+        if (gp < NP) {
+            const uint n = gp / PL, q = gp - n * PL;
+            __global REAL *dst = y + y_off + n * (uint)ldy + q;
+            _Pragma("unroll") for (int j = 0; j < CNV; ++j)
+                _Pragma("unroll") for (int l = 0; l < VW; ++l) {
+                    const uint ko = kb * CKB + (uint)(j * VW + l);
+                    if (ko < KO)
+                        dst[ko * PL] = LANE(acc[i][j], l) + (has_bias ? b[b_off + ko] : (REAL)0);
+                }
+        }
+    }
+}

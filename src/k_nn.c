@@ -14,9 +14,26 @@ static int is_pow2(unsigned v) { return v && (v & (v - 1)) == 0; }
 
 static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *out)
 {
-    (void)elem;
     clrt__nn_params t;
     t.idx64 = 0;
+    /* the direct convolution's tile: CTM x CNV vectors of VW, 24 accumulators where
+     * there are 32 vector registers (AVX-512), 12 otherwise */
+    const unsigned pv = elem == 8 ? dev->pref_vec_double : dev->pref_vec_float;
+    t.vw = clrt__pick_vector_width(pv, 2);
+    const unsigned regs32 = t.vw * (unsigned)elem >= 64;
+    t.cnv = regs32 ? 4 : 2;
+    t.ctm = 6;
+    t.cwg = 16;
+    /* im2col + GEMM by default; the direct kernel on CPUs (docs/nn.md has the
+     * measurement) */
+    t.conv = 0;
+    if (dev->emulator) {
+        t.vw = 4;
+        t.cnv = 1;
+        t.ctm = 3;
+    } else if (clrt__wants_register_tiles(dev)) {
+        t.conv = 1;
+    }
     if (dev->emulator)
         t.wg = 16; /* small groups: small test shapes still span several */
     else if (clrt__wants_register_tiles(dev))
@@ -39,6 +56,12 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
 {
     (void)elem;
     const clrt__nn_params t = clrt__nnp(pv);
+    if (!is_pow2(t.vw) || t.vw > 16)
+        return clrt__refuse(why, cap, "vw must be 1, 2, 4, 8 or 16 (is %u)", t.vw);
+    if (t.ctm * t.cnv > 64)
+        return clrt__refuse(why, cap, "ctm x cnv must be at most 64 accumulators (is %u x %u)", t.ctm, t.cnv);
+    if (!is_pow2(t.cwg))
+        return clrt__refuse(why, cap, "cwg must be a power of two (is %u)", t.cwg);
     if (!is_pow2(t.wg))
         return clrt__refuse(why, cap, "wg must be a power of two (is %u)", t.wg);
     return clrt__check_group(dev, t.wg, 1, why, cap);
@@ -99,7 +122,15 @@ static const char *src_act(const clrt__pvals *p)
         (void)variant;                                                        \
         return i == CLRT__NN_AUX ? name : NULL;                               \
     }
-AUX_ENTRY(aux_im2col, "col2im")
+static const char *aux_im2col(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX          ? "col2im"
+           : i == CLRT__NN_AUX_DIRECT ? "conv_direct"
+           : i == CLRT__NN_AUX_WT     ? "conv_wt"
+                                      : NULL;
+}
 AUX_ENTRY(aux_layout, "conv_cols")
 static const char *aux_pool(const clrt__pvals *p, int variant, unsigned i)
 {

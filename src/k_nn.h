@@ -1,7 +1,7 @@
 /* The neural-network layers' kernels and their launch rules. Four built-in
  * kernels, one cl/ source each, a main entry and one auxiliary entry of the
  * same program (its other direction):
- *   nn_im2col  cl/nn_im2col.cl  im2col        col2im            (convolution)
+ *   nn_im2col  cl/nn_im2col.cl  im2col        col2im, conv_direct, conv_wt (convolution)
  *   nn_layout  cl/nn_layout.cl  conv_rows     conv_cols         (convolution)
  *   nn_pool    cl/nn_pool.cl    maxpool_forward maxpool_backward, maxpool_backward_tiled
  *   nn_act     cl/nn_act.cl     relu_backward xent_rows         (relu, loss)
@@ -20,7 +20,15 @@
     X(wg, NULL, 1, 1024, "16 32 64 128 256", "",                                                          \
       "work-items per group, a power of two (relu_backward: the group's width along a row)")             \
     X(idx64, NULL, 0, 1, "", "",                                                                          \
-      "nn_im2col, nn_pool: 1 index arithmetic in 64 bits always, 0 in 32 bits when every index fits (faster)")
+      "nn_im2col, nn_pool: 1 index arithmetic in 64 bits always, 0 in 32 bits when every index fits (faster)") \
+    X(conv, NULL, 0, 3, "0 1 2", "",                                                                      \
+      "nn_im2col: the convolution's algorithm, 0 im2col + GEMM; the forward pass direct (conv_direct) "     \
+      "1 where it pays (channels over half of its block, 1024 output positions or more), 2 always, "       \
+      "3 always and the data gradient too (stride 1)")                                                    \
+    X(vw, "VW", 1, 16, "", "", "nn_im2col conv_direct: vector width (1, 2, 4, 8 or 16)")                  \
+    X(ctm, "CTM", 1, 32, "4 6 8 12", "", "nn_im2col conv_direct: output positions per work-item")         \
+    X(cnv, "CNV", 1, 8, "1 2 4", "", "nn_im2col conv_direct: vectors of output channels per work-item")     \
+    X(cwg, NULL, 1, 1024, "1 4 16 64 256", "", "nn_im2col conv_direct: work-items per group, a power of two")
 
 typedef struct clrt__nn_params {
     CLRT__NN_PARAMS(CLRT__PARAM_FIELD)
@@ -34,6 +42,8 @@ extern const clrt__kernel_def clrt__k_nn_act;
 /* The auxiliary entries (clrt__built's aux[]): each kernel's other direction;
  * nn_pool's backward pass for windows that tile the image (stride == size). */
 enum { CLRT__NN_AUX = 0, CLRT__NN_AUX_TILED = 1 };
+/* nn_im2col's further entries: the direct convolution and its filter matrix. */
+enum { CLRT__NN_AUX_DIRECT = 1, CLRT__NN_AUX_WT = 2 };
 
 static inline clrt__nn_params clrt__nnp(const clrt__pvals *p)
 {

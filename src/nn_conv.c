@@ -9,9 +9,12 @@
  *             dW = dyc cols^T (cols made again)         im2col, clrt_gemm
  *             dcols = W^T dyc; dx = col2im(dcols)       clrt_gemm, nn_im2col: col2im
  * The whole batch is one GEMM, K x NP x C*KH*KW: long and thin, the shapes
- * the matmul kernel handles well. The intermediates live in the queue's nn
- * slots (nn_launch.h: kept between calls); the queue is in order, so dcols
- * reuses cols' memory. */
+ * the matmul kernel handles well. The other algorithm: nn_im2col's
+ * conv_direct, the same product without cols, for the forward pass (parameter
+ * conv=1, the CPU default: where it pays; 2 always) and also, at stride 1, the
+ * data gradient (conv=3); docs/nn.md has them measured. The intermediates live
+ * in the queue's nn slots (nn_launch.h: kept between calls); the queue is in
+ * order, so dcols reuses cols' memory. */
 #include <stdint.h>
 
 #include "error.h"
@@ -127,6 +130,74 @@ static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
     return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, items);
 }
 
+/* The convolution conv_direct computes (cl/nn_im2col.cl): in (N x ci*h*w) into
+ * out (N x ko*oh*ow), filters kh x kw, stride s, padding ph, pw. */
+typedef struct direct_geom {
+    size_t ci, h, w, ko, kh, kw, s, ph, pw, oh, ow;
+} direct_geom;
+
+static size_t extent(const clrt_buffer *m) { return m->offset + m->rows * m->ld; }
+
+/* Whether k's parameters ask for the direct kernel here and every index it forms
+ * fits its 32-bit arithmetic (otherwise im2col + GEMM, which has a 64-bit path).
+ * conv=1 takes it only where it measured faster (POCL, AVX-512, blocks of 64
+ * channels; docs/nn.md): when the output channels fill over half of the padded
+ * block of cnv * vw channels a work-item computes, the rest being work on zeros
+ * (the article's conv2, 50 channels, forward 2-2.5x faster at batch 64 and 256;
+ * its conv1, 20 channels, 1.3-1.5x slower at batch 64), and when the batch has
+ * at least 1024 output positions, enough work to hide conv_wt's extra launch
+ * (conv2 at batch 4, 256 positions: 1.1-1.3x slower; batch 8: even; 16: faster). */
+static int direct_fits(const clrt__built *k, const direct_geom *g, const clrt_buffer *in, const clrt_buffer *out)
+{
+    const clrt__nn_params p = clrt__nnp(&k->p);
+    if (!p.conv || p.idx64)
+        return 0;
+    const size_t lim = (size_t)1 << 30, cb = (size_t)p.cnv * p.vw, n = in->rows;
+    const size_t kp = (g->ko + cb - 1) / cb * cb, np = n * g->oh * g->ow;
+    if (p.conv == 1 && (2 * g->ko <= kp || np < 1024))
+        return 0;
+    return extent(in) < lim && extent(out) < lim && np < lim && (np / p.ctm + 1) * (kp / cb) < lim &&
+           g->ci * g->kh * g->kw * kp < lim && (g->h + 2 * g->ph) * (g->w + 2 * g->pw) * g->ci < lim &&
+           g->ko * g->oh * g->ow < lim;
+}
+
+/* out = the convolution g of in with w (flip 0, + b when b is not NULL) or with
+ * w's flipped transpose (flip 1: the data gradient, in = dy); conv_wt first lays the
+ * filters out as conv_direct reads them, in the cols slot. */
+static int direct(clrt_queue *q, clrt__built *k, const direct_geom *g, const clrt_buffer *in, const clrt_buffer *w,
+                  int flip, const clrt_buffer *b, clrt_buffer *out, const char *func)
+{
+    const clrt__nn_params p = clrt__nnp(&k->p);
+    const size_t cb = (size_t)p.cnv * p.vw, kp = (g->ko + cb - 1) / cb * cb, rows = g->ci * g->kh * g->kw;
+    const size_t np = in->rows * g->oh * g->ow;
+    clrt_buffer *wt = NULL;
+    int st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, in->dtype, rows, kp, func, &wt);
+    if (st == CLRT_OK) {
+        clrt__nn_args a = {0};
+        const size_t v[] = {w->rows, flip ? g->ko : g->ci, g->kh, g->kw, kp};
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+            clrt__nn_uint(&a, v[i]);
+        clrt__nn_int(&a, flip);
+        clrt__nn_matrix(&a, w);
+        clrt__nn_mem(&a, wt);
+        st = clrt__nn_launch(q, k, CLRT__NN_AUX_WT, func, &a, rows * kp);
+    }
+    if (st == CLRT_OK) {
+        clrt__nn_args a = {0};
+        const size_t v[] = {in->rows, g->ci, g->h, g->w, g->ko, g->kh, g->kw, g->s, g->ph, g->pw, g->oh, g->ow, kp};
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+            clrt__nn_uint(&a, v[i]);
+        clrt__nn_matrix(&a, in);
+        clrt__nn_mem(&a, wt);
+        clrt__nn_matrix(&a, out);
+        clrt__nn_mem(&a, b ? b : wt); /* not read without a bias */
+        clrt__nn_ulong(&a, b ? b->offset : 0);
+        clrt__nn_int(&a, b != NULL);
+        st = clrt__nn_launch_wg(q, k, CLRT__NN_AUX_DIRECT, func, &a, (np + p.ctm - 1) / p.ctm * (kp / cb), p.cwg);
+    }
+    return st;
+}
+
 int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
                            const clrt_buffer *b, const clrt_conv2d_shape *s)
 {
@@ -160,6 +231,14 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         return st;
     clrt_buffer *cols = NULL, *yc = NULL;
     const size_t np = n * d.plane;
+    const direct_geom g = {s->channels, s->height, s->width, kk, s->kernel_h, s->kernel_w,
+                           s->stride, s->padding, s->padding, d.oh, d.ow};
+    if (direct_fits(ki, &g, x, y)) {
+        clrt__nn_begin(q);
+        st = direct(q, ki, &g, x, w, 0, b, y, func);
+        clrt__nn_end(q);
+        return st;
+    }
     clrt__nn_begin(q);
     st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, x->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK)
@@ -210,13 +289,21 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         return st;
     const size_t np = n * d.plane;
     clrt_buffer *dyc = NULL, *cols = NULL, *sums = NULL;
+    /* dx as a direct convolution of dy at stride 1: dy padded by KH-1-P, KW-1-P with
+     * the flipped filters, channels K -> C, planes OH x OW -> H x W */
+    const direct_geom g = {kk, d.oh, d.ow, s->channels, s->kernel_h, s->kernel_w,
+                           1, s->kernel_h - 1 - s->padding, s->kernel_w - 1 - s->padding, s->height, s->width};
+    const int dx_direct = dx && clrt__nnp(&ki->p).conv == 3 && s->stride == 1 && s->padding < s->kernel_h &&
+                          s->padding < s->kernel_w && direct_fits(ki, &g, dy, dx);
+    const int gemm_dx = dx && !dx_direct;
     clrt__nn_begin(q);
-    st = clrt__nn_temp(q, CLRT__NN_SLOT_PLANES, dy->dtype, kk, np, func, &dyc);
-    if (st == CLRT_OK && (dw || dx))
+    if (dw || db || gemm_dx)
+        st = clrt__nn_temp(q, CLRT__NN_SLOT_PLANES, dy->dtype, kk, np, func, &dyc);
+    if (st == CLRT_OK && (dw || gemm_dx))
         st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, dy->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK && db)
         st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, dy->dtype, kk, 1, func, &sums);
-    if (st == CLRT_OK) {
+    if (st == CLRT_OK && dyc) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
         clrt__nn_ulong(&a, kk);
@@ -233,10 +320,12 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = im2col(q, ki, s, &d, x, cols, func);
     if (st == CLRT_OK && dw)
         st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, dyc, cols, 0.0, dw);
-    if (st == CLRT_OK && dx)
+    if (st == CLRT_OK && gemm_dx)
         st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, w, dyc, 0.0, cols);
-    if (st == CLRT_OK && dx)
+    if (st == CLRT_OK && gemm_dx)
         st = col2im(q, ki, s, &d, cols, dx, func);
+    if (st == CLRT_OK && dx_direct) /* after dw's use of the cols slot: the queue is in order */
+        st = direct(q, ki, &g, dy, w, 1, NULL, dx, func);
     clrt__nn_end(q);
     return st;
 }

@@ -35,6 +35,13 @@ void clrt__nn_int(clrt__nn_args *a, int v)
     push(a, sizeof(cl_int), &a->i[at]);
 }
 
+void clrt__nn_uint(clrt__nn_args *a, size_t v)
+{
+    const unsigned at = a->n < CLRT__NN_MAX_ARGS ? a->n : 0;
+    a->i[at] = (cl_int)(cl_uint)v;
+    push(a, sizeof(cl_uint), &a->i[at]);
+}
+
 void clrt__nn_real(clrt__nn_args *a, clrt_dtype dtype, double v)
 {
     const unsigned at = a->n < CLRT__NN_MAX_ARGS ? a->n : 0;
@@ -66,7 +73,14 @@ int clrt__nn_kernel(clrt_queue *q, int kernel, clrt_dtype dtype, const char *fun
 
 int clrt__nn_launch(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__nn_args *a, size_t items)
 {
-    const clrt__nn_params p = clrt__nnp(&k->p);
+    return clrt__nn_launch_wg(q, k, aux, func, a, items, clrt__nnp(&k->p).wg);
+}
+
+int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__nn_args *a, size_t items,
+                       unsigned wg)
+{
+    clrt__nn_params p = clrt__nnp(&k->p);
+    p.wg = wg;
     size_t global, local;
     /* the main entry's group was fitted to it; an auxiliary one may take fewer */
     clrt__nn_geometry(&p, aux < 0 ? 0 : k->aux_wg[aux], items, &global, &local);

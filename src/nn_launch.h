@@ -23,6 +23,8 @@ typedef struct clrt__nn_args {
 
 void clrt__nn_ulong(clrt__nn_args *a, size_t v);
 void clrt__nn_int(clrt__nn_args *a, int v);
+/* A uint argument; the caller has checked that v fits. */
+void clrt__nn_uint(clrt__nn_args *a, size_t v);
 /* A REAL argument: float or double as dtype says. */
 void clrt__nn_real(clrt__nn_args *a, clrt_dtype dtype, double v);
 /* A buffer's memory (a __global pointer; its offset and stride are separate arguments). */
@@ -35,6 +37,10 @@ void clrt__nn_matrix(clrt__nn_args *a, const clrt_buffer *b);
 int clrt__nn_kernel(clrt_queue *q, int kernel, clrt_dtype dtype, const char *func, clrt__built **out);
 /* Launch the main entry (aux < 0) or auxiliary entry aux over items work-items (1-D). */
 int clrt__nn_launch(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__nn_args *a, size_t items);
+/* The same with groups of wg work-items instead of the parameters' wg (an entry
+ * with its own group-size parameter). */
+int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__nn_args *a, size_t items,
+                       unsigned wg);
 /* Launch the main entry over cols x rows work-items (2-D, groups one row high). */
 int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, const char *func, const clrt__nn_args *a, size_t cols,
                        size_t rows);

@@ -516,6 +516,46 @@ static void conv_params(void **state)
         TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation", clrt_tune_run(fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
 }
 
+/* Both convolution algorithms on every driver, whatever its default:
+ * im2col + GEMM (conv=0), the direct kernel for the forward pass where the
+ * channels fill its block (conv=1), always (conv=2) and for the data gradient
+ * too (conv=3, stride 1), with the device's default
+ * tile and with small odd tiles (several blocks of output channels, a block
+ * wider than the channels, tiles of positions spanning two images and running
+ * past the last one, groups of 1 and 4), forced on nn_im2col and then cleared. */
+static void conv_algorithms(void **state)
+{
+    (void)state;
+    static const conv_case cases[] = {
+        /* n  c   h   w  k kh kw s p */
+        {1, 1, 5, 5, 1, 1, 1, 1, 0},     /* kernel 1: the data gradient unpadded */
+        {3, 3, 7, 9, 4, 3, 3, 1, 1},     /* kernel 3, padding 1 */
+        {2, 3, 6, 7, 4, 3, 5, 1, 1},     /* rectangular at stride 1: the data gradient padded 1 x 3 */
+        {3, 7, 8, 8, 9, 3, 3, 1, 2},     /* padding 2 = kernel - 1: the data gradient unpadded */
+        {3, 7, 11, 6, 5, 5, 5, 2, 2},    /* stride 2: the data gradient by GEMM */
+        {2, 1, 4, 3, 3, 5, 5, 1, 2},     /* a filter larger than the image */
+        {5, 20, 12, 12, 50, 5, 5, 1, 0}, /* the article's conv2 */
+        {3, 1, 28, 28, 20, 5, 5, 1, 0},  /* the article's conv1 */
+        {17, 20, 12, 12, 50, 5, 5, 1, 0}, /* conv2 at 1088 positions: conv=1 takes the direct kernel on CPUs */
+    };
+    static const char *const params[] = {"conv=0", "conv=1", "conv=2", "conv=3", "conv=2 vw=4 ctm=5 cnv=2 cwg=4",
+                                         "conv=3 vw=2 ctm=3 cnv=3 cwg=1", "conv=3 vw=16 ctm=7 cnv=1 cwg=4"};
+    const size_t ncases = tu_small() ? 4 : sizeof cases / sizeof *cases;
+    for (int d = 0; d < n_dtypes(); d++) {
+        const clrt_dtype dt = dtype_at(d);
+        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+            tu_override(fx->ctx, "nn_im2col", dt, params[p]);
+            tu_assert_ran(fx->ctx, "nn_im2col", dt, params[p]);
+            for (size_t i = 0; i < ncases; i++)
+                check_conv(dt, &cases[i], i != 0, (int)(i & 1), 7);
+            const conv_case t = cases[2];
+            check_conv(dt, &t, 1, 1, 1); /* the data gradient alone */
+            check_conv(dt, &t, 0, 0, 6); /* the others without it */
+            TU_OK(clrt_tune_override(fx->ctx, "nn_im2col", dt, NULL));
+        }
+    }
+}
+
 /* ---- finite differences in float64: L = sum(r . maxpool(relu(conv(x, W) + b))) */
 
 /* A rows x cols buffer of dtype, zeros written from the host. */
@@ -904,6 +944,7 @@ int main(void)
         cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
+        cmocka_unit_test_teardown(conv_algorithms, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_threads, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
         cmocka_unit_test_teardown(pool_refusals, tu_only_fixture_live),
