@@ -63,13 +63,16 @@ static int scratch_get(clrt_queue *q, size_t need)
         s = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, need, NULL, &err);
     if (err != CL_SUCCESS || !s)
         return 0;
+    /* under an emulator, zeroed so that its shadow is sized anew (see
+     * clrt__zero_on_emulator); when that fails the buffer goes, as one that
+     * could not be made (the caller multiplies in place) */
+    if (clrt__zero_on_emulator(q, s, need) != CL_SUCCESS) {
+        clReleaseMemObject(s);
+        return 0;
+    }
     clrt__live(CLRT__LIVE_SCRATCH, +1);
     q->scratch = s;
     q->scratch_bytes = need;
-    /* under an emulator, zeroed so that its shadow is sized anew (see
-     * clrt__zero_on_emulator); a failure shows again in the next enqueue */
-    if (clrt__zero_on_emulator(q, s, need) != CL_SUCCESS)
-        return 0;
     return 1;
 }
 

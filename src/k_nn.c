@@ -27,23 +27,19 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
     /* im2col + GEMM by default; the direct kernel on CPUs (docs/nn.md has the
      * measurement) */
     t.conv = 0;
+    /* CPU: a group is a loop over its work-items, each moving a run already;
+     * a launch's cost grows with its groups (nn-conv-phases on POCL, conv2 at
+     * batch 64: im2col + conv_rows 9.0, 6.6, 5.7, 2.8 ms with groups of 16,
+     * 64, 256, 1024, one run each on a shared machine); GPUs: 256 too */
+    t.wg = 256;
     if (dev->emulator) {
         t.vw = 4;
         t.cnv = 1;
         t.ctm = 3;
+        t.wg = 16; /* small groups: small test shapes still span several */
     } else if (clrt__wants_register_tiles(dev)) {
         t.conv = 1;
     }
-    if (dev->emulator)
-        t.wg = 16; /* small groups: small test shapes still span several */
-    else if (clrt__wants_register_tiles(dev))
-        /* CPU: a group is a loop over its work-items, each moving a run already;
-         * a launch's cost grows with its groups (nn-conv-phases on POCL, conv2 at
-         * batch 64: im2col + conv_rows 9.0, 6.6, 5.7, 2.8 ms with groups of 16,
-         * 64, 256, 1024, one run each on a shared machine) */
-        t.wg = 256;
-    else
-        t.wg = 256;
     if (dev->max_work_item[0] && t.wg > dev->max_work_item[0])
         t.wg = clrt__floor_pow2(dev->max_work_item[0]);
     const size_t max = dev->max_work_group ? dev->max_work_group : 1;
