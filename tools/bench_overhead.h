@@ -1,6 +1,7 @@
 /* clrt-bench: the per-operation overhead of a tiny clrt_add, pipelined,
  * against a raw OpenCL enqueue of the very same cl_kernel (arguments set
- * once, and set for every operation). */
+ * once, and set for every operation); and its round trip, one add waited for
+ * at once, against the raw enqueue + clFinish. */
 #ifndef CLRT_BENCH_OVERHEAD_H
 #define CLRT_BENCH_OVERHEAD_H
 

@@ -111,8 +111,11 @@ void bench_print_json(FILE *f, const bench_report *r)
         if (o->measured)
             fprintf(f,
                     "{\"n\": %zu, \"ops\": %d, \"rounds\": %d, \"clrt_op_s\": %.9f, \"raw_op_s\": %.9f, "
-                    "\"raw_setargs_op_s\": %.9f, \"ratio_clrt_over_raw\": %.4f}",
-                    o->n, o->ops, o->rounds, o->clrt_op, o->raw_op, o->raw_args_op, o->ratio);
+                    "\"raw_setargs_op_s\": %.9f, \"ratio_clrt_over_raw\": %.4f, \"round_trips\": %d, "
+                    "\"round_trip_median_s\": %.9f, \"round_trip_min_s\": %.9f, \"round_trip_p90_s\": %.9f, "
+                    "\"raw_round_trip_median_s\": %.9f}",
+                    o->n, o->ops, o->rounds, o->clrt_op, o->raw_op, o->raw_args_op, o->ratio, o->trips,
+                    o->trip_clrt_median, o->trip_clrt_min, o->trip_clrt_p90, o->trip_raw_median);
         else
             fputs("null", f);
         fputc('}', f);

@@ -202,6 +202,12 @@ static void print_overhead(FILE *f, const bench_overhead *o)
             "%.2f us, raw clEnqueueNDRangeKernel of the same kernel %.2f us, raw clSetKernelArg of every argument + enqueue %.2f us; "
             "clrt / raw enqueue, median of the rounds: x%.2f\n",
             o->n, o->ops, o->rounds, o->clrt_op * 1e6, o->raw_op * 1e6, o->raw_args_op * 1e6, o->ratio);
+    if (o->trips)
+        fprintf(f,
+                "  round trip (one tiny add waited for at once, %d times, alternated): clrt_add + clrt_queue_finish "
+                "median %.1f us [min %.1f, 90th percentile %.1f], raw enqueue + clFinish median %.1f us\n",
+                o->trips, o->trip_clrt_median * 1e6, o->trip_clrt_min * 1e6, o->trip_clrt_p90 * 1e6,
+                o->trip_raw_median * 1e6);
 }
 
 static void print_tuned(FILE *f, const bench_report *r)

@@ -93,6 +93,12 @@ typedef struct bench_overhead {
     double raw_args_op;    /* ... and by a clSetKernelArg per argument + clEnqueueNDRangeKernel per operation */
     double ratio;          /* median over rounds of clrt_op / raw_op, each round's pair side by side */
     int rounds;
+    /* One tiny add waited for at once, alternated with the raw pair (enqueue +
+     * clFinish): the latency a synchronous caller pays per operation, the floor
+     * of any small product. Seconds; trips = how many of each. */
+    int trips;
+    double trip_clrt_median, trip_clrt_min, trip_clrt_p90;
+    double trip_raw_median;
     char note[160];
 } bench_overhead;
 

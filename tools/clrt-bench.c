@@ -225,7 +225,8 @@ int main(int argc, char **argv)
         }
         if (opts.run[BENCH_MATMUL] && opts.child)
             bench_first_raw_measure(&report.devices[d], &s);
-        if (opts.overhead && opts.run[BENCH_ADD])
+        /* with matmul too: the round trip is the floor of its small products */
+        if (opts.overhead && (opts.run[BENCH_ADD] || opts.run[BENCH_MATMUL]))
             bench_overhead_measure(&report.devices[d].overhead, &opts, &s);
         bench_session_close(&s);
     }
