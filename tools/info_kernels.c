@@ -1,6 +1,7 @@
 /* clrt-info --kernels. For each built-in kernel and dtype: the parameters
  * clrt runs it with, and what the compiler reports for the built kernel
- * (work-group limit, private and local memory per work-item / group). A
+ * (work-group limit, private and local memory per work-item / group, the
+ * warnings in its build log when it was compiled from source here). A
  * private size above zero on a GPU usually means registers spilled. On
  * NVIDIA the kernel's program is built once more with -cl-nv-verbose and the
  * compiler's own register and spill lines are printed (the ptxas report). */
@@ -67,6 +68,31 @@ static void rebuild_verbose(cl_kernel k, cl_device_id dev, const char *flag)
     free(opts);
 }
 
+/* The compiler's warnings from the build of k's program, printed; returns how
+ * many lines name one, or -1 when the program came from a binary (no log to
+ * read: nothing was compiled). */
+static int build_warnings(cl_kernel k, cl_device_id dev)
+{
+    cl_program prog;
+    size_t len = 0, llen = 0;
+    if (clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) != CL_SUCCESS ||
+        clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &len) != CL_SUCCESS || len <= 1 ||
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &llen) != CL_SUCCESS)
+        return -1;
+    char *log = malloc(llen + 1);
+    int n = 0;
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, llen, log, NULL) == CL_SUCCESS) {
+        log[llen] = '\0';
+        for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+            if (strstr(line, "warning")) {
+                printf("      compiler: %s\n", line);
+                n++;
+            }
+    }
+    free(log);
+    return n;
+}
+
 int info_kernels(void)
 {
     clrt_context *ctx;
@@ -84,7 +110,7 @@ int info_kernels(void)
     const int rehearse = rebuild && strcmp(rebuild, "1") == 0;
     printf("built-in kernels on %zu [%u:%u] %s (%s)\n", d.index, d.platform_index, d.device_index, d.name,
            d.driver);
-    int failed = 0;
+    int failed = 0, warnings = 0, compiled = 0;
     for (size_t i = 0; clrt_tune_kernel_name(i); i++) {
         const char *name = clrt_tune_kernel_name(i);
         for (int dbl = 0; dbl < 2; dbl++) {
@@ -108,10 +134,18 @@ int info_kernels(void)
             printf("  %s %s: %s\n", name, dbl ? "f64" : "f32", params);
             printf("      work-group limit %zu (multiple %zu), private %llu bytes/item, local %llu bytes/group\n", wg,
                    mult, (unsigned long long)priv, (unsigned long long)local);
+            const int w = build_warnings(k, dev);
+            if (w >= 0) {
+                compiled++;
+                warnings += w;
+            }
             if (nvidia || rehearse)
                 rebuild_verbose(k, dev, nvidia ? " -cl-nv-verbose" : "");
         }
     }
+    /* kernels whose program came from a binary (clrt's cache) have no log */
+    printf("compiler warnings: %d, in the %d kernel builds compiled from source here%s\n", warnings, compiled,
+           compiled ? "" : " (all came from clrt's program cache: CLRT_CACHE=0 compiles them)");
     clrt_context_destroy(ctx);
     return failed;
 }
