@@ -41,7 +41,8 @@ static int usage(FILE *f)
                "  --kernels  build every built-in kernel on that device and report, per kernel\n"
                "             and dtype, its parameters and what the compiler made of it\n"
                "             (work-group limit, private/local memory; on NVIDIA the\n"
-               "             -cl-nv-verbose register and spill lines).\n");
+               "             -cl-nv-verbose register and spill lines), and the warnings in\n"
+               "             each build log with their count (CLRT_CACHE=0 compiles them all).\n");
     return f == stdout ? 0 : 2;
 }
 
