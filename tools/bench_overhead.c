@@ -11,48 +11,36 @@
 #include "bench_progress.h"
 #include "bench_time.h"
 
-static int by_value(const void *x, const void *y)
-{
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* One operation and a wait for it, many times, clrt's and the raw pair's in
  * turn: what a caller that needs each result at once pays. Fills o->trip_*. */
 static void round_trips(bench_overhead *o, const bench_opts *opts, bench_session *s, clrt_buffer *a, clrt_buffer *b,
                         clrt_buffer *c, cl_kernel kernel, const size_t *global, const size_t *local, int *failed,
                         cl_int *e)
 {
-    const int trips = opts->quick ? 200 : 1000;
-    double *tc = malloc(trips * sizeof *tc), *tr = malloc(trips * sizeof *tr);
-    if (!tc || !tr) {
-        free(tc);
-        free(tr);
-        return;
-    }
+    enum { MAX_TRIPS = 1000 };
+    double tc[MAX_TRIPS], tr[MAX_TRIPS];
+    const int trips = opts->quick ? 200 : MAX_TRIPS;
     cl_command_queue cq = clrt_queue_cl(s->q);
-    int done = 0;
-    for (; done < trips && !*failed && *e == CL_SUCCESS; done++) {
+    for (int i = 0; i < trips; i++) {
         double t0 = bench_now();
         *failed = clrt_add(s->q, c, a, b) != CLRT_OK || clrt_queue_finish(s->q) != CLRT_OK;
-        tc[done] = bench_now() - t0;
+        tc[i] = bench_now() - t0;
         t0 = bench_now();
         *e = clEnqueueNDRangeKernel(cq, kernel, 2, NULL, global, local, 0, NULL, NULL);
         if (*e == CL_SUCCESS)
             *e = clFinish(cq);
-        tr[done] = bench_now() - t0;
+        tr[i] = bench_now() - t0;
+        if (*failed || *e != CL_SUCCESS)
+            return;
     }
-    if (done == trips && !*failed && *e == CL_SUCCESS) {
-        qsort(tc, trips, sizeof *tc, by_value);
-        qsort(tr, trips, sizeof *tr, by_value);
-        o->trips = trips;
-        o->trip_clrt_median = tc[trips / 2];
-        o->trip_clrt_min = tc[0];
-        o->trip_clrt_p90 = tc[trips * 9 / 10];
-        o->trip_raw_median = tr[trips / 2];
-    }
-    free(tc);
-    free(tr);
+    bench_stats sc, sr;
+    bench_stats_of(tc, trips, &sc); /* sorts tc: the 90th percentile is read from it */
+    bench_stats_of(tr, trips, &sr);
+    o->trips = trips;
+    o->trip_clrt_median = sc.median;
+    o->trip_clrt_min = sc.min;
+    o->trip_clrt_p90 = tc[trips * 9 / 10];
+    o->trip_raw_median = sr.median;
 }
 
 void bench_overhead_measure(bench_overhead *o, const bench_opts *opts, bench_session *s)

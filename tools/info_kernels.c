@@ -15,6 +15,31 @@
 #include <clrt/clrt_cl.h>
 #include <clrt/clrt_tune.h>
 
+/* Prints the lines of prog's build log for dev that contain any of the
+ * words (a NULL-ended list), indented; returns how many, -1 when the log
+ * cannot be read. */
+static int print_log_lines(cl_program prog, cl_device_id dev, const char *const *words)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+        return -1;
+    char *log = malloc(len + 1);
+    int n = -1;
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+        log[len] = '\0';
+        n = 0;
+        for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+            for (const char *const *w = words; *w; w++)
+                if (strstr(line, *w)) {
+                    printf("      %s\n", line);
+                    n++;
+                    break;
+                }
+    }
+    free(log);
+    return n;
+}
+
 /* The kernel's program built again from its own source and options plus
  * flag (-cl-nv-verbose); the log lines that name registers, spills or memory. */
 static void rebuild_verbose(cl_kernel k, cl_device_id dev, const char *flag)
@@ -47,17 +72,8 @@ static void rebuild_verbose(cl_kernel k, cl_device_id dev, const char *flag)
     cl_program again = clCreateProgramWithSource(cx, 1, srcs, NULL, &err);
     if (err == CL_SUCCESS) {
         err = clBuildProgram(again, 1, &dev, opts, NULL, NULL);
-        size_t llen = 0;
-        clGetProgramBuildInfo(again, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &llen);
-        char *log = malloc(llen + 1);
-        if (log && clGetProgramBuildInfo(again, dev, CL_PROGRAM_BUILD_LOG, llen, log, NULL) == CL_SUCCESS) {
-            log[llen] = '\0';
-            for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
-                if (strstr(line, "registers") || strstr(line, "spill") || strstr(line, "bytes") ||
-                    strstr(line, "error") || strstr(line, "warning"))
-                    printf("      %s\n", line);
-        }
-        free(log);
+        static const char *const report[] = {"registers", "spill", "bytes", "error", "warning", NULL};
+        print_log_lines(again, dev, report);
         clReleaseProgram(again);
     }
     if (err == CL_SUCCESS)
@@ -68,29 +84,17 @@ static void rebuild_verbose(cl_kernel k, cl_device_id dev, const char *flag)
     free(opts);
 }
 
-/* The compiler's warnings from the build of k's program, printed; returns how
- * many lines name one, or -1 when the program came from a binary (no log to
- * read: nothing was compiled). */
+/* The warnings in the log of k's program, printed; how many, or -1 when the
+ * program came from a binary (nothing was compiled: no log to read). */
 static int build_warnings(cl_kernel k, cl_device_id dev)
 {
     cl_program prog;
-    size_t len = 0, llen = 0;
+    size_t len = 0;
     if (clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) != CL_SUCCESS ||
-        clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &len) != CL_SUCCESS || len <= 1 ||
-        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &llen) != CL_SUCCESS)
+        clGetProgramInfo(prog, CL_PROGRAM_SOURCE, 0, NULL, &len) != CL_SUCCESS || len <= 1)
         return -1;
-    char *log = malloc(llen + 1);
-    int n = 0;
-    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, llen, log, NULL) == CL_SUCCESS) {
-        log[llen] = '\0';
-        for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
-            if (strstr(line, "warning")) {
-                printf("      compiler: %s\n", line);
-                n++;
-            }
-    }
-    free(log);
-    return n;
+    static const char *const warning[] = {"warning", NULL};
+    return print_log_lines(prog, dev, warning);
 }
 
 int info_kernels(void)
