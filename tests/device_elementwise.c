@@ -514,6 +514,49 @@ static void special_values(void **state)
         special_values_of(CLRT_FLOAT64);
 }
 
+/* The sigmoid across its whole range, where fp64 computes e^-|x| itself
+ * (cl/elementwise.cl): both tails down to where the result underflows,
+ * subnormal results included, against a long double reference; as a view
+ * with an odd column count so vector and one-by-one elements both run. */
+static void sigmoid_range_of(clrt_dtype dt)
+{
+    const size_t cols = tu_small() ? 2003 : 30011;
+    const double lo = -760.0, step = 1520.0 / (double)(cols - 1);
+    const op_info *o = &unary_ops[NUNARY - 1];
+    assert_int_equal(o->op, CLRT_OP_SIGMOID);
+    unsigned char *a = malloc(cols * 8), *c = malloc(cols * 8);
+    assert_true(a && c);
+    for (size_t i = 0; i < cols; i++)
+        put(a, dt, i, lo + step * (double)i);
+    operand oa, oc;
+    operand_make(&oa, fx->ctx, fx->q, dt, 1, cols, a, VIEW, -7.0);
+    operand_make(&oc, fx->ctx, fx->q, dt, 1, cols, NULL, PLAIN, -9.0);
+    TU_OK(clrt_unary(fx->q, CLRT_OP_SIGMOID, oc.buf, oa.buf));
+    TU_OK(clrt_buffer_read(fx->q, oc.buf, c, cols));
+    size_t bad = 0;
+    for (size_t i = 0; i < cols; i++) {
+        const long double x = get(a, dt, i);
+        const double want = rounded(dt, (double)(1.0L / (1.0L + expl(-x))));
+        if (!close_to(dt, get(c, dt, i), want, bound_of(o, dt, want)) && bad++ < 3)
+            print_message("sigmoid(%.17g) = %.17g, want %.17g\n", (double)x, get(c, dt, i), want);
+    }
+    if (bad)
+        fail_msg("sigmoid %s over [-760, 760]: %zu of %zu wrong", dt == CLRT_FLOAT64 ? "f64" : "f32", bad, cols);
+    operand_check_outside(&oc, fx->q, "c");
+    operand_free(&oa);
+    operand_free(&oc);
+    free(a);
+    free(c);
+}
+
+static void sigmoid_range(void **state)
+{
+    (void)state;
+    sigmoid_range_of(CLRT_FLOAT32);
+    if (fx->dev.has_fp64)
+        sigmoid_range_of(CLRT_FLOAT64);
+}
+
 /* ---- axpby and scale */
 
 static void check_axpby(clrt_dtype dt, size_t rows, size_t cols, double alpha, double beta, enum kind kx,
@@ -1037,6 +1080,7 @@ int main(void)
         cmocka_unit_test_teardown(unary_f32, tu_only_fixture_live),
         cmocka_unit_test_teardown(unary_f64, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_values, tu_only_fixture_live),
+        cmocka_unit_test_teardown(sigmoid_range, tu_only_fixture_live),
         cmocka_unit_test_teardown(axpby_and_scale, tu_only_fixture_live),
         cmocka_unit_test_teardown(fill_and_copy, tu_only_fixture_live),
         cmocka_unit_test_teardown(windows_of_one_parent, tu_only_fixture_live),
