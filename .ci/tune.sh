@@ -4,8 +4,9 @@
 # candidate built, run at shapes that take every kernel path (B packed
 # included) and compared with the host before it is timed. Fails when a
 # candidate computed a wrong result (a kernel bug, whatever the parameters),
-# when the defaults failed or nothing beyond them was tried, and when a
-# tuned entry that was written is not what a new process then runs with.
+# when the defaults failed or nothing beyond them was tried, when a
+# candidate's program reached the program cache on disk, and when a tuned
+# entry that was written is not what a new process then runs with.
 # Usage: .ci/tune.sh [build folder, default build]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -36,6 +37,11 @@ for op in add matmul; do
     [ "$(json_get "$out" "$line[0]['wrong']")" = 0 ] || fail "a $op candidate computed a wrong result"
     [ "$(json_get "$out" "$line[0]['tried'] >= 2")" = True ] || fail "the $op tuner tried nothing beyond the defaults"
 done
+# the candidates' programs are built once and thrown away: none may reach
+# the program cache on disk (on POCL each stored binary costs a build of its own)
+stored=0
+[ -d "$dir/programs" ] && stored=$(find "$dir/programs" -type f | wc -l)
+[ "$stored" = 0 ] || fail "the tuner stored $stored program binaries in the program cache"
 # what was written, a new process must run with
 file=$(ls "$dir"/tuned/*.tuned 2>/dev/null) || fail "the tuner wrote no file"
 for op in add matmul; do

@@ -30,6 +30,8 @@ enum { MAX_ENTRY = 256 << 20 };
 
 int clrt__binary_cache_enabled(const clrt_context *ctx)
 {
+    if (ctx->no_disk_cache)
+        return 0;
     return clrt__env_flag("CLRT_CACHE", !clrt__driver_caches_builds(&ctx->facts));
 }
 

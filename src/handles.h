@@ -41,6 +41,11 @@ struct clrt_context {
     clrt_mutex lock; /* guards programs */
     struct clrt__program_entry *programs;
     struct clrt__kcache *kernels;
+    /* set by the tuner on a candidate's context: its programs are built once
+     * and thrown away, so they skip the disk cache (on POCL a stored binary
+     * costs a build of its own, ~2.5 s a matmul candidate on a cold cache,
+     * and the user's cache would fill with entries never read again) */
+    int no_disk_cache;
     char failure[512]; /* what made the context fail, for later calls */
 };
 

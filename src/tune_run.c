@@ -146,8 +146,10 @@ static int cand_open(tuner *t, const clrt__pvals *p, cand *c)
     static const char func[] = "clrt_tune_run";
     memset(c, 0, sizeof *c);
     int st = clrt__context_open(&c->ctx, &t->dev, func);
-    if (st == CLRT_OK)
+    if (st == CLRT_OK) {
+        c->ctx->no_disk_cache = 1;
         st = clrt_queue_create(&c->q, c->ctx);
+    }
     if (st == CLRT_OK)
         clrt__kcache_override(c->ctx, t->id, t->dtype, p);
     clrt__built *b;
