@@ -169,10 +169,13 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             acc[i][j] = (REALV)(0);
 
     const uint kb = bpacked ? TKP : TK;
+    /* B^T takes the full-tile path only packed (bpacked is 0 or 1; a bitwise
+     * or, since `bpacked || !TB` makes clang warn of a constant operand) */
+    const uint b_full_ok = bpacked | (uint)!TB;
     uint k0 = 0;
     while (k0 < K) {
         const uint kend = (K - k0 > kb) ? k0 + kb : K; /* no uint overflow near 2^32 */
-        if (active && full && (bpacked || !TB)) {
+        if (active && full && b_full_ok) {
             /* packed: the launch's first panel is the scratch's first (global offset) */
             const size_t bstep = bpacked ? (size_t)TN : (size_t)ldb;
             const __global REAL *Bp =
