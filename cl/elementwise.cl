@@ -82,7 +82,7 @@
 #if EW_OP == EW_SIGMOID && CLRT_DTYPE == 2
 /* The fp64 sigmoid with its exponential written out: measured on POCL 3.1
  * (AVX-512, 1e7 doubles, a bare kernel), 1 / (1 + exp(-x)) with the built-in
- * exp took 5.3 ms and this 4.7 ms (4.56 ms is the copy-bound floor: relu), the
+ * exp took 5.3 ms and this 4.5 ms (4.56 ms is clrt's copy-bound floor: relu), the
  * built-in's range and special-case handling being most of the difference.
  * e = e^-|x| in (0, 1] never overflows; sigmoid(x) = 1 / (1 + e) for x >= 0,
  * e / (1 + e) below, so results down to the smallest subnormal are right.
@@ -117,8 +117,9 @@
         p = p * r + 0x1.0000000000011p-1;                                                                          \
         p = p * r + 1.0;                                                                                           \
         p = p * r + 1.0;                                                                                           \
-        /* big's bits are those of round plus n: 2^(n + 54), normal, then 2^-54 */                                \
-        const L scale = (CLRT_CAT(as_, L)(big) - (0x4338000000000000L - 1077)) << 52;                              \
+        /* big's bits are those of round plus n: 2^(n + 54), normal, then 2^-54 (unsigned: NaN's bits must \
+         * not overflow a shift; its p is NaN already) */                                                          \
+        const CLRT_CAT(u, L) scale = (CLRT_CAT(as_u, L)(big) - (0x4338000000000000UL - 1077)) << 52;               \
         const T e = p * CLRT_CAT(as_, T)(scale) * 0x1p-54;                                                         \
         return (x >= 0 ? (T)(1.0) : e) / (1.0 + e);                                                                \
     }
