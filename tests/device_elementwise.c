@@ -506,12 +506,18 @@ static void special_values_of(clrt_dtype dt)
     clrt_buffer_destroy(dc);
 }
 
+/* check for fp32, and for fp64 where the device has it */
+static void each_float(void (*check)(clrt_dtype))
+{
+    check(CLRT_FLOAT32);
+    if (fx->dev.has_fp64)
+        check(CLRT_FLOAT64);
+}
+
 static void special_values(void **state)
 {
     (void)state;
-    special_values_of(CLRT_FLOAT32);
-    if (fx->dev.has_fp64)
-        special_values_of(CLRT_FLOAT64);
+    each_float(special_values_of);
 }
 
 /* The sigmoid across its whole range, where fp64 computes e^-|x| itself
@@ -558,9 +564,7 @@ static void sigmoid_range_of(clrt_dtype dt)
 static void sigmoid_range(void **state)
 {
     (void)state;
-    sigmoid_range_of(CLRT_FLOAT32);
-    if (fx->dev.has_fp64)
-        sigmoid_range_of(CLRT_FLOAT64);
+    each_float(sigmoid_range_of);
 }
 
 /* ---- axpby and scale */
