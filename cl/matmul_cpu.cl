@@ -12,6 +12,8 @@
  *             variant, not a tuning value
  *   NARROW    1: the tile is NARROW_TM x NARROW_TN (for C thinner than TN: the
  *             launch variant, not tuned)
+ *   FIT_TM    > 0: the tile has FIT_TM rows instead (C with few rows: the launch
+ *             variant, src/k_matmul_plan.c clrt__matmul_fit_rows)
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
@@ -61,6 +63,11 @@
 #undef TN
 #define TM NARROW_TM
 #define TN NARROW_TN
+#endif
+#if defined(FIT_TM) && FIT_TM > 0
+/* C with few rows: as many row tiles as TM rows make, each no taller than needed */
+#undef TM
+#define TM FIT_TM
 #endif
 
 #define NV (TN / VW) /* accumulator vectors per row of the work-item's tile */

@@ -262,14 +262,17 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     if (status != CLRT_OK)
         return status;
     /* which kernel: the transposes, and (decided on the parameters it will be built
-     * with) the narrow variant for C thinner than a tile unless A B^T runs as dots */
+     * with) the narrow variant for C thinner than a tile unless A B^T runs as dots,
+     * and the tile's rows fitted to a C with few of them */
     clrt__pvals pv;
     clrt__kcache_params(q->ctx, CLRT__K_MATMUL, (int)a->dtype, &pv);
     const clrt__matmul_params p0 = clrt__mm(&pv);
     const size_t K = ta ? a->rows : a->cols;
     int dot = clrt__matmul_dot(&p0, c->rows, c->cols, K, ta == CLRT_TRANS, tb == CLRT_TRANS);
-    const int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
-                        (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
+    int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
+                  (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
+    const clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
+    variant |= (int)(clrt__matmul_fit_rows(&tile, c->rows, c->cols, K) << CLRT__MATMUL_ROWS_SHIFT);
     clrt__built *k;
     status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)a->dtype, variant, func, &k);
     if (status != CLRT_OK)

@@ -138,6 +138,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         m.pack_a = 1;
         m.dot = 1;
         m.rows_first = 1;
+        m.fit_rows = 1;
     } else {
         switch (gpu_vendor(dev)) {
         case V_NVIDIA:
@@ -248,7 +249,13 @@ static void narrow_tile(const clrt__matmul_params *p, unsigned *tm, unsigned *tn
     *tm = 2 * p->tm < 16 ? 2 * p->tm : (p->tm > 16 ? p->tm : 16);
 }
 
-/* The launch variant (CLRT__MATMUL_TA, _TB, _NARROW). */
+/* The fitted rows a variant asks for (0: none; the CPU variant only). */
+static unsigned fitted_rows(const clrt__matmul_params *p, int variant)
+{
+    return p->use_local ? 0 : (unsigned)variant >> CLRT__MATMUL_ROWS_SHIFT;
+}
+
+/* The launch variant (CLRT__MATMUL_TA, _TB, _NARROW, fitted rows). */
 static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t cap)
 {
     const clrt__matmul_params p = clrt__mm(pv);
@@ -256,8 +263,9 @@ static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t
     const int narrow = (variant & CLRT__MATMUL_NARROW) && !p.use_local;
     if (narrow)
         narrow_tile(&p, &tm, &tn);
-    int n = snprintf(buf, cap, "-DTA=%d -DTB=%d -DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u",
-                     !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB), narrow, tm, tn);
+    int n = snprintf(buf, cap, "-DTA=%d -DTB=%d -DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u",
+                     !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB), narrow, tm, tn,
+                     fitted_rows(&p, variant));
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
@@ -266,6 +274,8 @@ clrt__matmul_params clrt__matmul_launch_params(const clrt__pvals *pv, int varian
     clrt__matmul_params p = clrt__mm(pv);
     if ((variant & CLRT__MATMUL_NARROW) && !p.use_local)
         narrow_tile(&p, &p.tm, &p.tn);
+    if (fitted_rows(&p, variant))
+        p.tm = fitted_rows(&p, variant);
     return p;
 }
 
@@ -284,7 +294,9 @@ static const char *aux_entry(const clrt__pvals *p, int variant, unsigned i)
     if (i == CLRT__MATMUL_AUX_PACK_A)
         return m.pack_a ? "pack_a" : NULL;
     if (i == CLRT__MATMUL_AUX_DOT) /* A B^T only */
-        return m.dot && variant == CLRT__MATMUL_TB ? "matmul_dot" : NULL;
+        return m.dot && (variant & (CLRT__MATMUL_TA | CLRT__MATMUL_TB | CLRT__MATMUL_NARROW)) == CLRT__MATMUL_TB
+                   ? "matmul_dot"
+                   : NULL;
     return NULL;
 }
 

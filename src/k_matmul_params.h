@@ -30,6 +30,8 @@
       "variant 0, wgx = wgy: work-groups walk row tiles first: 0 never, 1 when the shape pays, 2 always")    \
     X(dot, NULL, 0, 2, "", "",                                                                                \
       "variant 0, A B^T: tm x (tn/vw) dot products along k, nothing packed: 0 never, 1 when it pays, 2 always") \
+    X(fit_rows, NULL, 0, 2, "", "",                                                                           \
+      "variant 0: C with few rows takes tiles of fewer rows, as many as tm makes: 0 never, 1 when it pays, 2 always") \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4 8", "vector width: 1, 2, 4, 8 or 16")
 
 typedef struct clrt__matmul_params {

@@ -114,6 +114,29 @@ int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, si
     return p->rows_first == 2 || rows_first_pays(M, K, elem);
 }
 
+/* A row tile of tm rows over M rows: ceil(M / tm) tiles, the last one moved back
+ * inside the matrix (cl/matmul_cpu.cl), so ceil(M / tm) * tm rows computed. With
+ * few rows that is up to twice M (M = 9, tm = 8: 16); the same number of tiles of
+ * ceil(M / tiles) rows computes at most one extra row per tile, and the register
+ * tile's shape is otherwise the same (fewer accumulator rows, the same B vectors).
+ * Only M <= tm (tm - 1) can change, so each launch variant gains at most tm - 1
+ * fitted ones (kernel cache variants: k_matmul.h). Measured
+ * on POCL (AVX-512, 2 cores), side by side, fitted rows over tm = 8, fp32:
+ * 9x36864x25 1.35, 10x36864x25 1.35, 12x36864x25 1.15, 17x36864x25 1.18,
+ * 20x4096x500 1.12, 33x4096x500 1.13, 20x25x36864 (A B^T, dot form) 1.17,
+ * 17x500x800 (A B^T) 1.19; 20x10x500 (0.3 M multiply-adds, the narrow tile) 1.05,
+ * below the size it is worth a build for (fit_rows = 1: from 2^20 multiply-adds). */
+unsigned clrt__matmul_fit_rows(const clrt__matmul_params *p, size_t M, size_t N, size_t K)
+{
+    if (p->use_local || p->fit_rows == 0 || p->tm <= 1 || M == 0)
+        return 0;
+    if (p->fit_rows == 1 && (double)M * (double)N * (double)K < 1048576.0)
+        return 0;
+    const size_t tiles = clrt__ceil_div(M, p->tm);
+    const size_t rows = clrt__ceil_div(M, tiles);
+    return rows < p->tm ? (unsigned)rows : 0;
+}
+
 /* The dot form pays for A B^T where packing B^T costs more than it saves: a thin C
  * (the outer product would take its guarded path), or few rows of C to share the
  * packed copy with a K long enough to hide the dot products' sums. Measured on POCL,

@@ -29,6 +29,11 @@ size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t
 /* Whether matmul's work-items walk C's row tiles first (dimension 0 over rows:
  * cl/matmul_cpu.cl packed bit 2) for an M x N x K product with p. */
 int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, size_t elem);
+/* The rows of C per work-item fitted to M (0: keep p->tm): the fewest rows that
+ * still cover M in as many row tiles as tm rows would, when that is fewer than
+ * tm and (fit_rows = 1) the product is large enough to repay building that
+ * variant, or (2) always. */
+unsigned clrt__matmul_fit_rows(const clrt__matmul_params *p, size_t M, size_t N, size_t K);
 /* Whether A B^T runs in the dot form (cl/matmul_cpu.cl matmul_dot) with p. */
 int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K, int ta, int tb);
 /* Columns of C per dot-form launch (a multiple of a work-group's, or all N):

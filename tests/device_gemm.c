@@ -15,6 +15,7 @@
 #include "device.h"
 #include "k_elementwise.h"
 #include "k_matmul.h"
+#include "k_matmul_plan.h"
 #include "params.h"
 
 static tu_fixture *fx;
@@ -421,6 +422,88 @@ static void gemm_narrow_variant(void **state)
     clrt_context_destroy(ctx);
 }
 
+/* A C with few rows (CPU variant) runs a tile of fitted rows: as many row tiles
+ * as tm rows make, each ceil(M / tiles) rows (M = 9, tm = 8: two of 5). The rule
+ * (fit_rows = 1 from 2^20 multiply-adds, 2 always), then products with fit_rows
+ * = 2 at small sizes on every driver: the same fitted rows share one build (M = 9
+ * and 10: 5 rows), another fit builds its own, M = tm and large M none (counted);
+ * correct at every fit from 1 row, every transpose pair, the dot form (A B^T),
+ * the narrow tile (16 rows here), both operands packed, fp64; on the drivers
+ * that are not emulators, fit_rows = 1 on a product of 2^20 multiply-adds too. */
+static void gemm_fitted_rows(void **state)
+{
+    (void)state;
+    clrt__matmul_params r = {.use_local = 0, .tm = 8, .fit_rows = 1};
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 1000), 5);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 800), 0); /* below 2^20 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 20, 36864, 25), 7);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 1, 4096, 4096), 1);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 49, 4096, 4096), 7); /* 7 tiles of 7 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 50, 4096, 4096), 0); /* 7 tiles of 8 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 64, 4096, 4096), 0);
+    r.fit_rows = 2;
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 3, 3), 5);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 17, 3, 3), 6);
+    r.fit_rows = 0;
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 4096, 4096), 0);
+    r.fit_rows = 2;
+    r.use_local = 1;
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 3, 3), 0);
+
+    static const char *const variants[] = {
+        "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 rows_first=1 fit_rows=2",
+        /* both operands packed, in slices of 1 KiB of B */
+        "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=2 tkp=8 pack_kib=1 pack_a=2 dot=0 rows_first=0 "
+        "fit_rows=2",
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 16, 37, 29, 1.0, 0.0, 0);
+        const long usual = clrt__debug_live(CLRT__LIVE_KERNEL);
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 37, 29, 1.0, 0.0, 5);
+        const long five = clrt__debug_live(CLRT__LIVE_KERNEL);
+        assert_true(five > usual); /* 5 rows: a build of its own */
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 10, 37, 29, -1.5, 0.25, 2);
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 70, 37, 29, 1.0, 0.0, 0);
+        assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), five); /* 5 rows again; 70: the usual 8 */
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 17, 37, 29, 1.0, 0.0, 1);
+        assert_true(clrt__debug_live(CLRT__LIVE_KERNEL) > five); /* 6 rows */
+        static const size_t rows[] = {1, 5, 20, 41};
+        for (int t = 0; t < 4; t++)
+            for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], rows[i], 37, i & 1 ? 29 : 64,
+                           i & 1 ? 2.0 : 1.0, i & 1 ? -1.0 : 0.0, (unsigned)(i + (size_t)t) & 7);
+        /* the narrow tile (N < tn): 16 rows, fitted to 13 for M = 26 */
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_TRANS, CLRT_NO_TRANS, 26, 7, 33, 1.0, 0.5, 3);
+        check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 26, 7, 33, 1.0, 0.0, 4);
+        if (fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_TRANS, 17, 37, 29, 1.0, 0.0, 6);
+            check_gemm(ctx, q, CLRT_FLOAT64, CLRT_TRANS, CLRT_NO_TRANS, 33, 37, 29, -1.0, 2.0, 1);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+    if (tu_small())
+        return; /* 2^20 multiply-adds are minutes under an emulator; the rule is checked above */
+    clrt_context *ctx = tu_context_on(&fx->dev);
+    clrt_queue *q;
+    TU_OK(clrt_queue_create(&q, ctx));
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
+                             "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 fit_rows=1"));
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 37, 29, 1.0, 0.0, 0); /* small: 8 rows */
+    const long usual = clrt__debug_live(CLRT__LIVE_KERNEL);
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 16, 131, 600, 1.0, 0.0, 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), usual);
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 131, 1000, 1.0, 0.0, 5); /* 5 rows */
+    assert_true(clrt__debug_live(CLRT__LIVE_KERNEL) > usual);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+}
+
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
  * (AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory; NVIDIA,
  * Intel and others: 64 x 64), forced on this device through the tuning API:
@@ -655,6 +738,7 @@ int main(void)
         cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_narrow_variant, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_fitted_rows, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
