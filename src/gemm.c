@@ -253,6 +253,39 @@ static int check_gemm(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const c
     return CLRT_OK;
 }
 
+/* One launch sequence of the product g (its k range already cut to the slice). */
+static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb, int dot)
+{
+    int status = CLRT_OK;
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const int rows_first = clrt__matmul_rows_first(&p, g->M, g->K, g->real);
+    if (dot)
+        return gemm_dot(q, k, func, g);
+    if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
+        const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
+        const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]
+                                 ? clrt__matmul_pack_panels(&p, g->M, g->N, g->K, g->real, most, tb) : 0;
+        const size_t a_per = k->aux[CLRT__MATMUL_AUX_PACK_A]
+                                 ? clrt__matmul_pack_a_panels(&p, g->M, g->N, g->K, g->real, most, ta, tb,
+                                                              b_per > 0)
+                                 : 0;
+        int done = 0;
+        if (b_per || a_per)
+            status = gemm_packed(q, k, func, g, ta, tb, b_per, a_per, rows_first, &done);
+        if (done)
+            return status;
+    }
+    size_t global[2], local[2];
+    clrt__matmul_geometry(&p, g->M, g->N, global, local);
+    if (rows_first) /* wgx = wgy: local stays */
+        swap2(global);
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, rows_first ? 4u : 0u};
+    size_t sizes[15];
+    const void *values[15];
+    matmul_args(g, &o, sizes, values);
+    return clrt__launch(q, k, func, 15, sizes, values, 2, global, local);
+}
+
 static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
                const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
 {
@@ -278,40 +311,26 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     if (status != CLRT_OK)
         return status;
     dot = dot && k->aux[CLRT__MATMUL_AUX_DOT]; /* built (it is, unless tuned parameters fell back) */
-    gemm_args g = {.M = (cl_uint)c->rows, .N = (cl_uint)c->cols, .K = (cl_uint)(ta ? a->rows : a->cols),
+    gemm_args g = {.M = (cl_uint)c->rows, .N = (cl_uint)c->cols, .K = (cl_uint)K,
                    .a = a, .b = b, .c = c, .a_off = a->offset, .b_off = b->offset, .c_off = c->offset,
                    .lda = (cl_uint)a->ld, .ldb = (cl_uint)b->ld, .ldc = (cl_uint)c->ld, .real = a->elem};
     put_real(g.alpha, alpha, g.real);
-    put_real(g.beta, beta, g.real);
+    /* A driver that ends long loops early (llvmpipe, k_matmul.c) gets the product as
+     * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
+     * the first, then + C. K = 0 still runs once (C = beta C). */
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
-    const int rows_first = clrt__matmul_rows_first(&p, g.M, g.K, g.real);
-    if (dot)
-        return gemm_dot(q, k, func, &g);
-    if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
-        const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
-        const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]
-                                 ? clrt__matmul_pack_panels(&p, g.M, g.N, g.K, g.real, most, tb == CLRT_TRANS)
-                                 : 0;
-        const size_t a_per = k->aux[CLRT__MATMUL_AUX_PACK_A]
-                                 ? clrt__matmul_pack_a_panels(&p, g.M, g.N, g.K, g.real, most, ta == CLRT_TRANS,
-                                                              tb == CLRT_TRANS, b_per > 0)
-                                 : 0;
-        int done = 0;
-        if (b_per || a_per)
-            status = gemm_packed(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, b_per, a_per, rows_first,
-                                 &done);
-        if (done)
-            return status;
-    }
-    size_t global[2], local[2];
-    clrt__matmul_geometry(&p, g.M, g.N, global, local);
-    if (rows_first) /* wgx = wgy: local stays */
-        swap2(global);
-    const operands o = {a->cl, b->cl, g.a_off, g.b_off, g.lda, g.ldb, rows_first ? 4u : 0u};
-    size_t sizes[15];
-    const void *values[15];
-    matmul_args(&g, &o, sizes, values);
-    return clrt__launch(q, k, func, 15, sizes, values, 2, global, local);
+    const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    size_t k0 = 0;
+    do {
+        const size_t len = slice && K - k0 > slice ? slice : K - k0;
+        g.K = (cl_uint)len;
+        g.a_off = a->offset + k0 * (ta ? a->ld : 1);
+        g.b_off = b->offset + k0 * (tb ? 1 : b->ld);
+        put_real(g.beta, k0 == 0 ? beta : 1.0, g.real);
+        status = gemm_slice(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, dot);
+        k0 += len;
+    } while (status == CLRT_OK && k0 < K);
+    return status;
 }
 
 int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,

@@ -28,6 +28,11 @@ clrt__matmul_params clrt__matmul_launch_params(const clrt__pvals *pv, int varian
 /* Whether an M x N product takes the narrow variant with p. */
 int clrt__matmul_narrow(const clrt__matmul_params *p, size_t N);
 
+/* The longest k one launch may run on dev with p (the launch parameters), 0 for
+ * no limit: Mesa's llvmpipe ends a work-item's loops after 65535 iterations in
+ * all, silently (k_matmul.c); longer products run as a sum of k slices. */
+size_t clrt__matmul_k_slice(const clrt__device_facts *dev, const clrt__matmul_params *p);
+
 /* NDRange for an M x N product. */
 void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2]);
 

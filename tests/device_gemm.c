@@ -611,6 +611,47 @@ static void gemm_shipped_gpu_defaults(void **state)
     }
 }
 
+/* Long k on every driver: Mesa's llvmpipe silently ends a work-item's loops
+ * after 65535 iterations in all (k_matmul.c), which stopped these products
+ * after 1282 (8 x 16 tiles), 2414 (dot form, 4 x 16) .. 27594 (the emulator's
+ * defaults) k steps; clrt runs them there as a sum of k slices. Both variants,
+ * packed operands, the dot form and the device's own defaults, every transpose
+ * pair, views, alpha and beta (beta = 0: NaN in C must not leak into the later
+ * slices). Oclgrind (small) runs short k: it would take minutes. */
+static void gemm_long_k(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *params; /* NULL: the device's defaults */
+        size_t M, N, K, K_small;
+        int all_trans;
+    } cases[] = {
+        {"use_local=0 tm=8 tn=16 tk=64 wgx=1 wgy=1 vw=4 pack=0 pack_a=0 dot=0", 9, 17, 5003, 301, 1},
+        {"use_local=0 tm=4 tn=8 tk=16 wgx=2 wgy=2 vw=4 pack=2 pack_a=2 tkp=8", 33, 40, 3001, 67, 1},
+        {"use_local=0 tm=4 tn=16 tk=64 wgx=1 wgy=1 vw=4 dot=2", 5, 18, 12007, 131, 0},
+        {"use_local=1 tm=4 tn=4 tk=16 wgx=4 wgy=4 vw=4 pack=0", 17, 19, 9001, 97, 1},
+        {NULL, 5, 6, 30011, 203, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        clrt_context *ctx = tu_context_on(&fx->dev);
+        clrt_queue *q;
+        TU_OK(clrt_queue_create(&q, ctx));
+        if (cases[i].params)
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, cases[i].params));
+        const size_t K = tu_small() ? cases[i].K_small : cases[i].K;
+        for (int t = 0; t < 4; t++) {
+            if (!cases[i].all_trans && t != 2) /* the dot form is A B^T */
+                continue;
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], cases[i].M, cases[i].N, K, 1.0, 0.0, 0);
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], cases[i].M, cases[i].N, K, -1.5, 0.25, 7);
+        }
+        if (cases[i].params)
+            tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, cases[i].params);
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
 /* clrt_matmul is gemm(N, N, 1, 0): on views too, and c's old NaN never leaks. */
 static void matmul_is_gemm(void **state)
 {
@@ -740,6 +781,7 @@ int main(void)
         cmocka_unit_test_teardown(gemm_narrow_variant, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_fitted_rows, tu_only_fixture_live),
         cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
+        cmocka_unit_test_teardown(gemm_long_k, tu_only_fixture_live),
         cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
         cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
         cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
