@@ -53,7 +53,7 @@ endif()
 # Bounded soak from several threads ($CLRT_STRESS_SECONDS, default 2 s).
 # Not on Oclgrind: it aborts when kernels come from two threads at once.
 clrt_test_program(device_stress)
-clrt_device_test(device_stress NOT_ON oclgrind)
+clrt_device_test(device_stress CONCURRENT NOT_ON oclgrind)
 
 # Fuzz targets (tests/fuzz): in every build, replayed once over the kept
 # corpus, so each finding stays a regression test; with CLRT_FUZZ=ON (clang)
