@@ -203,6 +203,17 @@ static void gemm_f64(void **state)
     run_shapes(fx->ctx, fx->q, CLRT_FLOAT64);
 }
 
+/* A fresh context on the suite's device with fp32 matmul parameters forced
+ * (clrt_tune_override), and a queue on it in *q: the opening of every test
+ * below that runs parameters a device's defaults would not choose. */
+static clrt_context *override_context(clrt_queue **q, const char *params)
+{
+    clrt_context *ctx = tu_context_on(&fx->dev);
+    TU_OK(clrt_queue_create(q, ctx));
+    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, params));
+    return ctx;
+}
+
 /* Both kernel variants and the packed path of op(b), forced through the
  * tuning API, with every transpose pair: the code paths a device's defaults
  * would not take run on every driver (Oclgrind included). */
@@ -217,10 +228,8 @@ static void gemm_every_variant(void **state)
         "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1",
     };
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
-        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        clrt_context *ctx = override_context(&q, variants[v]);
         for (int t = 0; t < 4; t++) {
             check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 17, 33, 16, 1.0, 0.0, 0);
             check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 9, 7, 5, 3.0, -2.0, 7);
@@ -262,10 +271,8 @@ static void gemm_packed_operands(void **state)
     };
     static const size_t shapes[][3] = {{17, 33, 16}, {9, 16, 5}, {7, 17, 8}, {24, 20, 17}, {3, 16, 1}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
-        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        clrt_context *ctx = override_context(&q, variants[v]);
         for (int t = 0; t < 4; t++) {
             for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
                 check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], shapes[i][0], shapes[i][1],
@@ -294,11 +301,9 @@ static size_t launches(clrt_context *ctx, clrt_queue *q, clrt_trans ta, clrt_tra
 static void gemm_packed_launches(void **state)
 {
     (void)state;
-    clrt_context *ctx = tu_context_on(&fx->dev);
     clrt_queue *q;
-    TU_OK(clrt_queue_create(&q, ctx));
-    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
-                             "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1 pack_a=2"));
+    clrt_context *ctx =
+        override_context(&q, "use_local=0 tm=2 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=2 tkp=4 pack_kib=1 pack_a=2");
     /* B: 10 panels of 24 x 4 floats (384 bytes), 1 KiB: 5 slices of 2 panels. A: 35
      * panels of 24 x 2 floats (192 bytes), 4 KiB: 2 slices of 18 (a multiple of wgy).
      * Per B slice: pack_b, then per A slice pack_a and matmul. */
@@ -343,10 +348,8 @@ static void gemm_dot_form(void **state)
     static const size_t shapes[][3] = {{1, 1, 1},  {7, 5, 17},  {17, 33, 16}, {2, 9, 3},
                                        {13, 40, 9}, {5, 2, 8},   {30, 7, 41}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
-        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        clrt_context *ctx = override_context(&q, variants[v]);
         for (int t = 0; t < 4; t++)
             for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
                 check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], shapes[i][0], shapes[i][1],
@@ -389,10 +392,8 @@ static void gemm_narrow_variant(void **state)
     static const size_t shapes[][3] = {{13, 5, 9}, {1, 1, 1}, {6, 4, 3}, {7, 11, 20}, {5, 3, 33}, {12, 8, 1}};
     static const clrt_trans pairs[][2] = {
         {CLRT_NO_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_TRANS}};
-    clrt_context *ctx = tu_context_on(&fx->dev);
     clrt_queue *q;
-    TU_OK(clrt_queue_create(&q, ctx));
-    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, params));
+    clrt_context *ctx = override_context(&q, params);
     /* a thin product first builds the narrow kernels alone (matmul, pack_b, pack_a),
      * the variant chosen from the parameters without building the usual one */
     const long before = clrt__debug_live(CLRT__LIVE_KERNEL);
@@ -457,10 +458,8 @@ static void gemm_fitted_rows(void **state)
         "fit_rows=2",
     };
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
-        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, variants[v]));
+        clrt_context *ctx = override_context(&q, variants[v]);
         check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 16, 37, 29, 1.0, 0.0, 0);
         const long usual = clrt__debug_live(CLRT__LIVE_KERNEL);
         check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 37, 29, 1.0, 0.0, 5);
@@ -489,11 +488,9 @@ static void gemm_fitted_rows(void **state)
     }
     if (tu_small())
         return; /* 2^20 multiply-adds are minutes under an emulator; the rule is checked above */
-    clrt_context *ctx = tu_context_on(&fx->dev);
     clrt_queue *q;
-    TU_OK(clrt_queue_create(&q, ctx));
-    TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32,
-                             "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 fit_rows=1"));
+    clrt_context *ctx =
+        override_context(&q, "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 fit_rows=1");
     check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 37, 29, 1.0, 0.0, 0); /* small: 8 rows */
     const long usual = clrt__debug_live(CLRT__LIVE_KERNEL);
     check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 16, 131, 600, 1.0, 0.0, 0);
