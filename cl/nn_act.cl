@@ -55,3 +55,71 @@ __kernel void xent_rows(const ulong N, const ulong C, __global const REAL *z, co
         d[j] = bad ? nan_value : p * inv_n;
     }
 }
+
+/* The same softmax cross-entropy in slices of columns [c0, c1), one launch
+ * per slice, for rows longer than one work-item may loop over (Mesa's
+ * llvmpipe ends a work-item's loops after 65535 passes in all; docs/drivers.md).
+ * st (N x 3, contiguous) carries each row's running maximum m, the sum of
+ * exp(z_j - m) over the columns seen, and 1 when the row is bad; the slice
+ * with c0 == 0 starts it. The slice with c1 == C writes rowloss as xent_rows
+ * does. Launch: 1-D, one work-item per row. */
+__kernel void xent_stats(const ulong N, const ulong C, const ulong c0, const ulong c1, __global const REAL *z,
+                         const ulong z_off, const ulong ldz, __global const int *lab, const ulong lab_off,
+                         const ulong ldlab, __global REAL *st, __global REAL *rowloss, const REAL inv_n)
+{
+    const ulong i = get_global_id(0);
+    if (i >= N)
+        return;
+    __global const REAL *row = z + z_off + i * ldz;
+    const int label = lab[lab_off + i * ldlab];
+    int bad;
+    REAL m, s;
+    if (c0 == 0) {
+        bad = label < 0 || (ulong)label >= C;
+        m = row[0];
+        s = (REAL)0;
+    } else {
+        m = st[3 * i];
+        s = st[3 * i + 1];
+        bad = st[3 * i + 2] != (REAL)0;
+    }
+    REAL mm = m;
+    for (ulong j = c0; j < c1; ++j) {
+        const REAL v = row[j];
+        bad |= !isfinite(v);
+        mm = v > mm ? v : mm;
+    }
+    s *= exp(m - mm); /* the sum so far, rescaled to the new maximum */
+    for (ulong j = c0; j < c1; ++j)
+        s += exp(row[j] - mm);
+    st[3 * i] = mm;
+    st[3 * i + 1] = s;
+    st[3 * i + 2] = bad ? (REAL)1 : (REAL)0;
+    if (c1 == C) {
+        const REAL nan_value = (REAL)NAN;
+        const ulong li = bad ? 0 : (ulong)label; /* never read outside the row */
+        rowloss[i] = bad ? nan_value : (log(s) - (row[li] - mm)) * inv_n;
+    }
+}
+
+/* The gradient's columns [c0, c1) from the statistics xent_stats left in st
+ * after its last slice. Launch: 1-D, one work-item per row. */
+__kernel void xent_grad(const ulong N, const ulong c0, const ulong c1, __global const REAL *z, const ulong z_off,
+                        const ulong ldz, __global const int *lab, const ulong lab_off, const ulong ldlab,
+                        __global const REAL *st, __global REAL *dl, const ulong dl_off, const ulong lddl,
+                        const REAL inv_n)
+{
+    const ulong i = get_global_id(0);
+    if (i >= N)
+        return;
+    __global const REAL *row = z + z_off + i * ldz;
+    const REAL m = st[3 * i], inv_s = (REAL)1 / st[3 * i + 1];
+    const int bad = st[3 * i + 2] != (REAL)0;
+    const ulong li = bad ? 0 : (ulong)lab[lab_off + i * ldlab];
+    __global REAL *d = dl + dl_off + i * lddl;
+    const REAL nan_value = (REAL)NAN;
+    for (ulong j = c0; j < c1; ++j) {
+        const REAL p = exp(row[j] - m) * inv_s - (j == li ? (REAL)1 : (REAL)0);
+        d[j] = bad ? nan_value : p * inv_n;
+    }
+}

@@ -238,6 +238,12 @@ int clrt_device_list(clrt_device_info *out, size_t capacity, size_t *count)
     return CLRT_OK;
 }
 
+size_t clrt__device_loop_budget(const clrt__device_facts *dev)
+{
+    static const char llvmpipe[] = "llvmpipe";
+    return clrt__icontains(dev->name, llvmpipe, sizeof llvmpipe - 1) ? 65535 : 0;
+}
+
 int clrt__device_is_emulator(const clrt_device_info *info)
 {
     static const char *const emulators[] = {"oclgrind", "llvmpipe", "softpipe"};

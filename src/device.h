@@ -44,6 +44,13 @@ int clrt__device_enumerate(clrt__device_entry **out, size_t *count);
  * driver: Oclgrind, Mesa's llvmpipe/softpipe. */
 int clrt__device_is_emulator(const clrt_device_info *info);
 
+/* How many loop passes one work-item may make in all, 0 for no limit. Mesa's
+ * llvmpipe (under rusticl) counts every pass of every loop its JIT did not
+ * unroll in one counter per work-item (LP_MAX_TGSI_LOOP_ITERATIONS, 65535)
+ * and, once it runs out, silently leaves each loop after its current pass;
+ * kernels whose loops grow with the data run in slices there. */
+size_t clrt__device_loop_budget(const clrt__device_facts *dev);
+
 /* 1 when the driver keeps a cache of built programs that makes a repeated
  * clBuildProgram cheap, so clrt's on-disk binary cache would only add work. */
 int clrt__driver_caches_builds(const clrt__device_facts *dev);

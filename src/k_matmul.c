@@ -219,11 +219,11 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
     return 0;
 }
 
-/* Mesa's llvmpipe (under rusticl) caps the loop iterations of one work-item:
- * gallivm counts every iteration of every loop the JIT did not unroll in one
- * counter per invocation (LP_MAX_TGSI_LOOP_ITERATIONS, 65535, "shared between
- * every loop") and, once it runs out, ends each loop after its current pass:
- * no error, C holds the sum over the first k steps only. Measured on Mesa
+/* Mesa's llvmpipe (under rusticl) caps the loop iterations of one work-item
+ * (clrt__device_loop_budget): gallivm counts every iteration of every loop the
+ * JIT did not unroll in one counter per invocation (LP_MAX_TGSI_LOOP_ITERATIONS,
+ * 65535, "shared between every loop") and, once it runs out, ends each loop
+ * after its current pass: no error, C holds the sum over the first k steps only. Measured on Mesa
  * 22.3.6 (ones times ones, so C counts the k steps done): tm=8 tn=16 vw=4
  * stopped after 1282 steps of any K, the emulator's default tiles (use_local=1)
  * after 27594; POCL and Oclgrind ran every step. So on llvmpipe a product runs
@@ -232,11 +232,10 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
  * k blocks of 1 .. 64), stayed under
  *   (TM+1)(NV+1) + TM + NV + 2 + (A_SLOTS + B_SLOTS + 8) / TK   (NV = TN/VW);
  * the slice is sized for twice that, in half the budget. */
-enum { LLVMPIPE_LOOP_BUDGET = 65535 / 2 };
-
 size_t clrt__matmul_k_slice(const clrt__device_facts *dev, const clrt__matmul_params *p)
 {
-    if (!has_text(dev->name, "llvmpipe") || p->tm == 0 || p->vw == 0 || p->tk == 0)
+    const size_t budget = clrt__device_loop_budget(dev) / 2;
+    if (budget == 0 || p->tm == 0 || p->vw == 0 || p->tk == 0)
         return 0;
     const size_t tm = p->tm, nv = p->tn / p->vw, wgs = (size_t)p->wgx * p->wgy;
     size_t block = 8; /* per k block: its loop, the barrier */
@@ -245,7 +244,7 @@ size_t clrt__matmul_k_slice(const clrt__device_facts *dev, const clrt__matmul_pa
         block += (wgs - 1 + (size_t)p->tk * ((size_t)p->wgx * p->tn / p->vw)) / wgs;
     }
     const size_t per_k = 2 * ((tm + 1) * (nv + 1) + tm + nv + 2 + (block + p->tk - 1) / p->tk);
-    const size_t slice = LLVMPIPE_LOOP_BUDGET / per_k;
+    const size_t slice = budget / per_k;
     return slice ? slice : 1;
 }
 

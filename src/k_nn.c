@@ -40,6 +40,8 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
     } else if (clrt__wants_register_tiles(dev)) {
         t.conv = 1;
     }
+    /* xent_stats loops twice over its columns: half the budget for the two */
+    t.xcols = (unsigned)(clrt__device_loop_budget(dev) / 4);
     if (dev->max_work_item[0] && t.wg > dev->max_work_item[0])
         t.wg = clrt__floor_pow2(dev->max_work_item[0]);
     const size_t max = dev->max_work_group ? dev->max_work_group : 1;
@@ -134,7 +136,15 @@ static const char *aux_pool(const clrt__pvals *p, int variant, unsigned i)
     (void)variant;
     return i == CLRT__NN_AUX ? "maxpool_backward" : i == CLRT__NN_AUX_TILED ? "maxpool_backward_tiled" : NULL;
 }
-AUX_ENTRY(aux_act, "xent_rows")
+static const char *aux_act(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX          ? "xent_rows"
+           : i == CLRT__NN_AUX_XSTATS ? "xent_stats"
+           : i == CLRT__NN_AUX_XGRAD  ? "xent_grad"
+                                      : NULL;
+}
 
 static const clrt__param_def params[] = {CLRT__NN_PARAMS(CLRT__PARAM_DEF)};
 

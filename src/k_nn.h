@@ -28,7 +28,10 @@
     X(vw, "VW", 1, 16, "", "", "nn_im2col conv_direct: vector width (1, 2, 4, 8 or 16)")                  \
     X(ctm, "CTM", 1, 32, "4 6 8 12", "", "nn_im2col conv_direct: output positions per work-item")         \
     X(cnv, "CNV", 1, 8, "1 2 4", "", "nn_im2col conv_direct: vectors of output channels per work-item")     \
-    X(cwg, NULL, 1, 1024, "1 4 16 64 256", "", "nn_im2col conv_direct: work-items per group, a power of two")
+    X(cwg, NULL, 1, 1024, "1 4 16 64 256", "", "nn_im2col conv_direct: work-items per group, a power of two")   \
+    X(xcols, NULL, 0, 1u << 30, "", "",                                                                   \
+      "nn_act: columns of a row the softmax cross-entropy takes per launch, 0 the whole row at once "      \
+      "(llvmpipe: a quarter of its loop budget per work-item)")
 
 typedef struct clrt__nn_params {
     CLRT__NN_PARAMS(CLRT__PARAM_FIELD)
@@ -44,6 +47,8 @@ extern const clrt__kernel_def clrt__k_nn_act;
 enum { CLRT__NN_AUX = 0, CLRT__NN_AUX_TILED = 1 };
 /* nn_im2col's further entries: the direct convolution and its filter matrix. */
 enum { CLRT__NN_AUX_DIRECT = 1, CLRT__NN_AUX_WT = 2 };
+/* nn_act's further entries: the softmax cross-entropy in slices of columns. */
+enum { CLRT__NN_AUX_XSTATS = 1, CLRT__NN_AUX_XGRAD = 2 };
 
 static inline clrt__nn_params clrt__nnp(const clrt__pvals *p)
 {

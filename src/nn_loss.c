@@ -2,13 +2,51 @@
  * each row's loss / N and its row of the gradient, the labels checked there
  * (no host round trip: a training step never waits for the device); then
  * clrt_reduce sums the rows' losses into loss. Each row's maximum is
- * subtracted before exp, so exp never overflows. */
+ * subtracted before exp, so exp never overflows. Rows longer than the
+ * parameter xcols (set on llvmpipe, whose work-items stop looping after a
+ * budget) run in slices of columns instead: xent_stats carries each row's
+ * maximum and sum from slice to slice, xent_grad writes the gradient's. */
 #include <stdint.h>
 
 #include "error.h"
 #include "kernels.h"
 #include "nn_check.h"
 #include "nn_launch.h"
+
+/* The loss's rows (into rows) and the gradient in slices of `slice` columns. */
+static int sliced(clrt_queue *q, clrt__built *k, const char *func, const clrt_buffer *dlogits,
+                  const clrt_buffer *logits, const clrt_buffer *labels, const clrt_buffer *rows, size_t slice)
+{
+    const size_t n = logits->rows, c = logits->cols;
+    clrt_buffer *stats = NULL;
+    int st = clrt__nn_temp(q, CLRT__NN_SLOT_PLANES, logits->dtype, n, 3, func, &stats);
+    for (size_t c0 = 0; st == CLRT_OK && c0 < c; c0 += slice) {
+        clrt__nn_args a = {0};
+        clrt__nn_ulong(&a, n);
+        clrt__nn_ulong(&a, c);
+        clrt__nn_ulong(&a, c0);
+        clrt__nn_ulong(&a, c - c0 > slice ? c0 + slice : c);
+        clrt__nn_matrix(&a, logits);
+        clrt__nn_matrix(&a, labels);
+        clrt__nn_mem(&a, stats);
+        clrt__nn_mem(&a, rows);
+        clrt__nn_real(&a, logits->dtype, 1.0 / (double)n);
+        st = clrt__nn_launch(q, k, CLRT__NN_AUX_XSTATS, func, &a, n);
+    }
+    for (size_t c0 = 0; st == CLRT_OK && dlogits && c0 < c; c0 += slice) {
+        clrt__nn_args a = {0};
+        clrt__nn_ulong(&a, n);
+        clrt__nn_ulong(&a, c0);
+        clrt__nn_ulong(&a, c - c0 > slice ? c0 + slice : c);
+        clrt__nn_matrix(&a, logits);
+        clrt__nn_matrix(&a, labels);
+        clrt__nn_mem(&a, stats);
+        clrt__nn_matrix(&a, dlogits);
+        clrt__nn_real(&a, logits->dtype, 1.0 / (double)n);
+        st = clrt__nn_launch(q, k, CLRT__NN_AUX_XGRAD, func, &a, n);
+    }
+    return st;
+}
 
 int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits, const clrt_buffer *logits,
                          const clrt_buffer *labels)
@@ -43,10 +81,13 @@ int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits,
     clrt__built *k;
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_ACT, logits->dtype, func, &k)) != CLRT_OK)
         return st;
+    const size_t slice = clrt__nnp(&k->p).xcols;
     clrt_buffer *rows = NULL;
     clrt__nn_begin(q);
     st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, logits->dtype, n, 1, func, &rows);
-    if (st == CLRT_OK) {
+    if (st == CLRT_OK && slice && c > slice) {
+        st = sliced(q, k, func, dlogits, logits, labels, rows, slice);
+    } else if (st == CLRT_OK) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
         clrt__nn_ulong(&a, c);

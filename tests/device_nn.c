@@ -10,6 +10,8 @@
 
 #include "test_util.h"
 
+#include "debug.h"
+
 enum { CANARY = 13 };
 
 static tu_fixture *fx;
@@ -306,8 +308,10 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
     expect_close(what, &loss, &rloss, &aloss, 1, tol);
     if (with_grad) {
         down(dG, g);
+        /* each probability to its own size (a row sum short of terms shows in every
+         * element), with a floor of the mean one, 1 / (n c), for those near zero */
         for (size_t i = 0; i < n * c; i++)
-            ag[i] = 1.0 / (double)n;
+            ag[i] = fabs(rg[i]) + 1.0 / ((double)n * (double)c);
         snprintf(what, sizeof what, "xent dlogits %zux%zu scale %g shift %g %s", n, c, scale, shift, dn);
         expect_close(what, g, rg, ag, n * c, tol);
     }
@@ -339,6 +343,47 @@ static void softmax_xent(void **state)
     }
 }
 
+/* Kernel launches of one softmax cross-entropy of n x c (with its gradient). */
+static unsigned long xent_launches(clrt_dtype dt, size_t n, size_t c)
+{
+    clrt__debug_fault_clear(); /* zeroes the call counts */
+    check_xent(dt, n, c, 1, 0, 1);
+    return clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+}
+
+/* Rows in slices of columns (xcols; llvmpipe's default, whose work-items stop
+ * looping after a budget), forced on every driver: slices of 1, 3 and 4
+ * columns, a row shorter than one slice, a last slice of one column, logits
+ * far from 0; each slice is a launch of its own. Then rows of 40000 classes
+ * with the device's defaults (rusticl slices them; before it did, llvmpipe
+ * left most of each gradient row wrong). */
+static void xent_in_slices(void **state)
+{
+    (void)state;
+    for (int d = 0; d < n_dtypes(); d++) {
+        const clrt_dtype dt = dtype_at(d);
+        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, "xcols=0"));
+        const unsigned long whole = xent_launches(dt, 3, 7);
+        static const unsigned xcols[] = {1, 3, 4};
+        for (size_t x = 0; x < sizeof xcols / sizeof *xcols; x++) {
+            char params[32];
+            snprintf(params, sizeof params, "xcols=%u", xcols[x]);
+            TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, params));
+            check_xent(dt, 1, 1, 1, 0, 1);
+            check_xent(dt, 1, 10, 4, 0, 0);
+            check_xent(dt, 17, 10, 3, 0, 1);
+            check_xent(dt, 3, 7, 1, 1000, 1);
+            check_xent(dt, 3, 7, 1, -1000, 1);
+            /* one launch became one per slice for the statistics and one per slice for the gradient */
+            const unsigned long slices = (7 + xcols[x] - 1) / xcols[x];
+            assert_int_equal(xent_launches(dt, 3, 7), whole - 1 + 2 * slices);
+        }
+        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, NULL));
+        if (!tu_small())
+            check_xent(dt, 2, 40000, 2, 0, 1);
+    }
+}
+
 /* A label outside 0..C-1 (or a NaN or infinite logit) makes its row's loss
  * and gradient NaN, so the batch's loss is NaN; the other rows' gradients are
  * right. Checked on the device: nothing waits for the host. */
@@ -348,7 +393,11 @@ static void xent_bad_rows(void **state)
     const size_t n = 3, c = 5;
     for (int d = 0; d < n_dtypes(); d++) {
         const clrt_dtype dt = dtype_at(d);
-        for (int bad = 0; bad < 5; bad++) {
+        for (int run = 0; run < 10; run++) {
+            /* each case in one launch, then in slices of 2 columns (the NaN is in the second) */
+            const int bad = run % 5;
+            if (bad == 0)
+                TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, run < 5 ? "xcols=0" : "xcols=2"));
             double z[15];
             for (size_t i = 0; i < n * c; i++)
                 z[i] = dt == CLRT_FLOAT32 ? (double)(float)(0.3 * (double)i - 1.7) : 0.3 * (double)i - 1.7;
@@ -369,11 +418,11 @@ static void xent_bad_rows(void **state)
             down(dL, &loss);
             down(dG, g);
             if (!isnan(loss))
-                fail_msg("xent with a bad row (case %d): loss %g, expected NaN", bad, loss);
+                fail_msg("xent with a bad row (case %d): loss %g, expected NaN", run, loss);
             for (size_t i = 0; i < n * c; i++) {
                 const int spoilt = i / c == 1;
                 if (spoilt ? !isnan(g[i]) : !(fabs(g[i] - rg[i]) <= 64 * eps_of(dt)))
-                    fail_msg("xent with a bad row (case %d): dlogits[%zu] %g, expected %g", bad, i, g[i],
+                    fail_msg("xent with a bad row (case %d): dlogits[%zu] %g, expected %g", run, i, g[i],
                              spoilt ? NAN : rg[i]);
             }
             clrt_buffer_destroy(dZ);
@@ -381,6 +430,7 @@ static void xent_bad_rows(void **state)
             clrt_buffer_destroy(dG);
             clrt_buffer_destroy(dLab);
         }
+        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, NULL));
     }
 }
 
@@ -767,6 +817,7 @@ int main(void)
         cmocka_unit_test_teardown(relu_backward, tu_only_fixture_live),
         cmocka_unit_test_teardown(relu_backward_special, tu_only_fixture_live),
         cmocka_unit_test_teardown(softmax_xent, tu_only_fixture_live),
+        cmocka_unit_test_teardown(xent_in_slices, tu_only_fixture_live),
         cmocka_unit_test_teardown(xent_bad_rows, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck_relu_net, tu_only_fixture_live),
