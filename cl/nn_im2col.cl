@@ -10,7 +10,9 @@
  * every output at once, one GEMM for the whole batch.
  *
  * Launch: 1-D, any work-group size, global >= the items named below (extra
- * work-items return).
+ * work-items return). Each launch may do a slice of every work-item's run
+ * (output rows oh0..oh1-1 in im2col, input columns w0..w1-1 in col2im): the
+ * host slices where a work-item may loop only so far (parameter loops).
  *
  * Index arithmetic: in uint when the host says every index fits (small != 0),
  * else in ulong; one body, written once per type (a CPU has no vector 64-bit
@@ -21,8 +23,9 @@
 
 /* im2col: one work-item per (r, n), C*KH*KW * N of them in that order, writing
  * the OH x OW run of row r for image n (consecutive work-items write
- * consecutive runs). x is N rows of C*H*W at x_off with row stride ldx (a
- * view). Rows of the run that fall into the padding are zeros. */
+ * consecutive runs), its output rows oh0..oh1-1. x is N rows of C*H*W at x_off
+ * with row stride ldx (a view). Rows of the run that fall into the padding are
+ * zeros. */
 #define IM2COL_BODY(T, ST)                                                                      \
     {                                                                                           \
         const T g = (T)get_global_id(0);                                                        \
@@ -31,9 +34,9 @@
             return;                                                                             \
         const T t1 = r / (T)KW, kw = r - t1 * (T)KW;                                            \
         const T c = t1 / (T)KH, kh = t1 - c * (T)KH;                                            \
-        __global REAL *dst = cols + r * (T)(N * OH * OW) + n * (T)(OH * OW);                    \
+        __global REAL *dst = cols + r * (T)(N * OH * OW) + n * (T)(OH * OW) + (T)(oh0 * OW);    \
         __global const REAL *src = x + x_off + n * (T)ldx + c * (T)(H * W);                     \
-        for (T oh = 0; oh < (T)OH; ++oh, dst += OW) {                                           \
+        for (T oh = (T)oh0; oh < (T)oh1; ++oh, dst += OW) {                                     \
             const ST ih = (ST)(oh * (T)S + kh) - (ST)P;                                         \
             if (ih < 0 || ih >= (ST)H) {                                                        \
                 for (T ow = 0; ow < (T)OW; ++ow)                                                \
@@ -49,8 +52,9 @@
     }
 
 __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
-                     const ulong S, const ulong P, const ulong OH, const ulong OW, __global const REAL *x,
-                     const ulong x_off, const ulong ldx, __global REAL *cols, const int small)
+                     const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong oh0, const ulong oh1,
+                     __global const REAL *x, const ulong x_off, const ulong ldx, __global REAL *cols,
+                     const int small)
 {
     if (small)
         IM2COL_BODY(uint, int)
@@ -61,8 +65,8 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
 /* col2im, the adjoint of im2col as a gather: dx (N rows of C*H*W at dx_off,
  * row stride lddx) = for each input element, the sum of the cols entries
  * im2col copied it to. One work-item per (n, c, h) input row, N * C * H of
- * them, writing its W elements; no two work-items write one element, so no
- * atomics, and every element is written (0 where nothing covers it).
+ * them, writing its elements w0..w1-1; no two work-items write one element, so
+ * no atomics, and every element is written (0 where nothing covers it).
  * The outputs (oh, ow) whose window covers (h, w) are walked directly, tap
  * (h + P - oh * S, w + P - ow * S): no division in the inner loops. */
 #define COL2IM_BODY(T)                                                                          \
@@ -76,7 +80,7 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
         __global REAL *dst = dx + dx_off + n * (T)lddx + c * (T)(H * W) + h * (T)W;             \
         if (S == 1) {                                                                           \
             /* stride 1: tap (kh, kw) adds a shifted run of its row to dst's row */             \
-            for (T w = 0; w < (T)W; ++w)                                                        \
+            for (T w = (T)w0; w < (T)w1; ++w)                                                   \
                 dst[w] = (REAL)0;                                                               \
             for (T kh = 0; kh < (T)KH; ++kh) {                                                  \
                 if (kh > hp || hp - kh >= (T)OH)                                                \
@@ -84,8 +88,8 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
                 const T oh = hp - kh;                                                           \
                 for (T kw = 0; kw < (T)KW; ++kw) {                                              \
                     /* ow = w + P - kw in [0, OW) */                                            \
-                    const T w_lo = max(kw, (T)P) - (T)P; /* not ?: (usub.sat: Oclgrind) */    \
-                    const T w_end = min((T)W, (T)OW + kw - (T)P);                               \
+                    const T w_lo = max(max(kw, (T)P) - (T)P, (T)w0); /* not ?: (usub.sat) */   \
+                    const T w_end = min((T)w1, (T)OW + kw - (T)P);                              \
                     __global const REAL *run = cols + ((c * (T)KH + kh) * (T)KW + kw) * NP +    \
                                                n * (T)(OH * OW) + oh * (T)OW + (T)P - kw;       \
                     for (T w = w_lo; w < w_end; ++w)                                            \
@@ -98,7 +102,7 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
         const T oh_lo = hp >= (T)KH ? (hp - (T)KH) / (T)S + 1 : 0;                              \
         const T oh_hi = min(hp / (T)S, (T)OH - 1);                                              \
         __global const REAL *plane = cols + c * (T)(KH * KW) * NP + n * (T)(OH * OW);           \
-        for (T w = 0; w < (T)W; ++w) {                                                          \
+        for (T w = (T)w0; w < (T)w1; ++w) {                                                     \
             const T wp = w + (T)P;                                                              \
             const T ow_lo = wp >= (T)KW ? (wp - (T)KW) / (T)S + 1 : 0;                          \
             const T ow_hi = min(wp / (T)S, (T)OW - 1);                                          \
@@ -113,8 +117,9 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
     }
 
 __kernel void col2im(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
-                     const ulong S, const ulong P, const ulong OH, const ulong OW, __global const REAL *cols,
-                     __global REAL *dx, const ulong dx_off, const ulong lddx, const int small)
+                     const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong w0, const ulong w1,
+                     __global const REAL *cols, __global REAL *dx, const ulong dx_off, const ulong lddx,
+                     const int small)
 {
     if (small)
         COL2IM_BODY(uint)

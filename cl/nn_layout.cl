@@ -7,13 +7,15 @@
  * move planes between the two, each plane a contiguous run on both sides.
  *
  * Launch: 1-D, any work-group size, one work-item per (n, k) plane, N * K of
- * them in the order g = n * K + k (extra work-items return). */
+ * them in the order g = n * K + k (extra work-items return), each moving the
+ * plane's positions p0..p1-1: the host slices planes where a work-item may
+ * loop only so far (parameter loops). */
 
 /* y (at y_off, row stride ldy) = yc + b[k] on every element of plane k (b at
  * b_off; has_bias 0: no bias, b is not read). */
-__kernel void conv_rows(const ulong N, const ulong K, const ulong PL, __global const REAL *yc, __global REAL *y,
-                        const ulong y_off, const ulong ldy, __global const REAL *b, const ulong b_off,
-                        const int has_bias)
+__kernel void conv_rows(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
+                        __global const REAL *yc, __global REAL *y, const ulong y_off, const ulong ldy,
+                        __global const REAL *b, const ulong b_off, const int has_bias)
 {
     const ulong g = get_global_id(0);
     const ulong n = g / K, k = g - n * K;
@@ -22,14 +24,14 @@ __kernel void conv_rows(const ulong N, const ulong K, const ulong PL, __global c
     const REAL bias = has_bias ? b[b_off + k] : (REAL)0;
     __global const REAL *src = yc + k * (N * PL) + n * PL;
     __global REAL *dst = y + y_off + n * ldy + k * PL;
-    for (ulong p = 0; p < PL; ++p)
+    for (ulong p = p0; p < p1; ++p)
         dst[p] = src[p] + bias;
 }
 
 /* The way back, for the backward pass: dyc (K x N*PL, contiguous) from dy
  * (N x K*PL at dy_off, row stride lddy). */
-__kernel void conv_cols(const ulong N, const ulong K, const ulong PL, __global const REAL *dy, const ulong dy_off,
-                        const ulong lddy, __global REAL *dyc)
+__kernel void conv_cols(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
+                        __global const REAL *dy, const ulong dy_off, const ulong lddy, __global REAL *dyc)
 {
     const ulong g = get_global_id(0);
     const ulong n = g / K, k = g - n * K;
@@ -37,6 +39,6 @@ __kernel void conv_cols(const ulong N, const ulong K, const ulong PL, __global c
         return;
     __global const REAL *src = dy + dy_off + n * lddy + k * PL;
     __global REAL *dst = dyc + k * (N * PL) + n * PL;
-    for (ulong p = 0; p < PL; ++p)
+    for (ulong p = p0; p < p1; ++p)
         dst[p] = src[p];
 }

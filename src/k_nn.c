@@ -40,8 +40,8 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
     } else if (clrt__wants_register_tiles(dev)) {
         t.conv = 1;
     }
-    /* xent_stats loops twice over its columns: half the budget for the two */
-    t.xcols = (unsigned)(clrt__device_loop_budget(dev) / 4);
+    /* half the budget: the kernels' counts of passes leave out their loops' own overheads */
+    t.loops = (unsigned)(clrt__device_loop_budget(dev) / 2);
     if (dev->max_work_item[0] && t.wg > dev->max_work_item[0])
         t.wg = clrt__floor_pow2(dev->max_work_item[0]);
     const size_t max = dev->max_work_group ? dev->max_work_group : 1;
@@ -82,6 +82,14 @@ static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clr
 }
 
 static size_t group(const clrt__pvals *p) { return clrt__nnp(p).wg; }
+
+size_t clrt__nn_slice(const clrt__nn_params *p, size_t per, size_t fixed, size_t total)
+{
+    if (p->loops == 0 || total == 0)
+        return total;
+    const size_t room = p->loops > fixed ? (p->loops - fixed) / (per ? per : 1) : 0;
+    return room == 0 ? 1 : room < total ? room : total;
+}
 
 void clrt__nn_geometry(const clrt__nn_params *p, size_t kernel_wg, size_t items, size_t *global, size_t *local)
 {

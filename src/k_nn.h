@@ -4,10 +4,11 @@
  *   nn_im2col  cl/nn_im2col.cl  im2col        col2im, conv_direct, conv_wt (convolution)
  *   nn_layout  cl/nn_layout.cl  conv_rows     conv_cols         (convolution)
  *   nn_pool    cl/nn_pool.cl    maxpool_forward maxpool_backward, maxpool_backward_tiled
- *   nn_act     cl/nn_act.cl     relu_backward xent_rows         (relu, loss)
+ *   nn_act     cl/nn_act.cl     relu_backward xent_rows, xent_stats, xent_grad (relu, loss)
  * Each work-item moves or sums one run of a row (the kernels' comments say
- * which), so the parameters are the work-group size and (im2col, col2im,
- * pooling) the index width; one list serves all four. Layer 4. */
+ * which), so the parameters are the work-group size, (im2col, col2im,
+ * pooling) the index width and how long a work-item may loop (loops); one
+ * list serves all four. Layer 4. */
 #ifndef CLRT_K_NN_H
 #define CLRT_K_NN_H
 
@@ -29,9 +30,9 @@
     X(ctm, "CTM", 1, 32, "4 6 8 12", "", "nn_im2col conv_direct: output positions per work-item")         \
     X(cnv, "CNV", 1, 8, "1 2 4", "", "nn_im2col conv_direct: vectors of output channels per work-item")     \
     X(cwg, NULL, 1, 1024, "1 4 16 64 256", "", "nn_im2col conv_direct: work-items per group, a power of two")   \
-    X(xcols, NULL, 0, 1u << 30, "", "",                                                                   \
-      "nn_act: columns of a row the softmax cross-entropy takes per launch, 0 the whole row at once "      \
-      "(llvmpipe: a quarter of its loop budget per work-item)")
+    X(loops, NULL, 0, 1u << 30, "", "",                                                                   \
+      "loop passes a work-item of im2col, col2im, conv_rows, conv_cols and the softmax cross-entropy "     \
+      "may make, 0 no limit; longer work runs in slices, a launch each (llvmpipe: half its budget)")
 
 typedef struct clrt__nn_params {
     CLRT__NN_PARAMS(CLRT__PARAM_FIELD)
@@ -56,6 +57,12 @@ static inline clrt__nn_params clrt__nnp(const clrt__pvals *p)
     memcpy(&t, p->v, sizeof t);
     return t;
 }
+
+/* How many of a work-item's units of work (rows, columns, positions) one
+ * launch may give it when each costs `per` loop passes and the launch `fixed`
+ * more, under the parameter loops (0: no limit): all `total` of them, or as
+ * many as fit, at least one. */
+size_t clrt__nn_slice(const clrt__nn_params *p, size_t per, size_t fixed, size_t total);
 
 /* A 1-D launch of items work-items (items >= 1) with p's group, made no
  * larger than kernel_wg (the entry's CL_KERNEL_WORK_GROUP_SIZE; 0: unknown):

@@ -14,7 +14,9 @@
  * conv=1, the CPU default: where it pays; 2 always) and also, at stride 1, the
  * data gradient (conv=3); docs/nn.md has them measured. The intermediates live
  * in the queue's nn slots (nn_launch.h: kept between calls); the queue is in
- * order, so dcols reuses cols' memory. */
+ * order, so dcols reuses cols' memory. Where the parameter loops limits a
+ * work-item's loop passes (llvmpipe), im2col, col2im and the layout kernels
+ * run in slices of rows, columns or positions, a launch each. */
 #include <stdint.h>
 
 #include "error.h"
@@ -99,35 +101,56 @@ static int small_indices(const clrt__built *k, const dims *d, size_t n, const cl
     return d->ckk * n * d->plane < lim && extent < lim && items < lim && d->in < lim;
 }
 
-/* cols (ckk x N*plane, contiguous) = im2col(x). */
+/* im2col (aux < 0: the image x as a matrix, then cols) or col2im (aux
+ * CLRT__NN_AUX: cols, then the image dx as a matrix) over items work-items,
+ * one launch per slice of `step` of the `total` output rows (im2col) or input
+ * columns (col2im) each work-item walks. */
+static int layout_slices(clrt_queue *q, clrt__built *k, int aux, const clrt_conv2d_shape *s, const dims *d,
+                         const clrt_buffer *image, const clrt_buffer *cols, size_t items, size_t step, size_t total,
+                         const char *func)
+{
+    const size_t n = image->rows;
+    const int small = small_indices(k, d, n, image, items);
+    int st = CLRT_OK;
+    for (size_t lo = 0; st == CLRT_OK && lo < total; lo += step) {
+        clrt__nn_args a = {0};
+        const size_t v[] = {n,          s->channels, s->height, s->width, s->kernel_h, s->kernel_w, s->stride,
+                            s->padding, d->oh,       d->ow,     lo,       total - lo > step ? lo + step : total};
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+            clrt__nn_ulong(&a, v[i]);
+        if (aux < 0) {
+            clrt__nn_matrix(&a, image);
+            clrt__nn_mem(&a, cols);
+        } else {
+            clrt__nn_mem(&a, cols);
+            clrt__nn_matrix(&a, image);
+        }
+        clrt__nn_int(&a, small);
+        st = clrt__nn_launch(q, k, aux, func, &a, items);
+    }
+    return st;
+}
+
+/* cols (ckk x N*plane, contiguous) = im2col(x), in slices of output rows
+ * where the parameter loops asks (each row: OW passes and the row's own). */
 static int im2col(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, const dims *d, const clrt_buffer *x,
                   clrt_buffer *cols, const char *func)
 {
-    clrt__nn_args a = {0};
-    const size_t v[] = {x->rows, s->channels, s->height, s->width, s->kernel_h, s->kernel_w, s->stride, s->padding,
-                        d->oh, d->ow};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        clrt__nn_ulong(&a, v[i]);
-    clrt__nn_matrix(&a, x);
-    clrt__nn_mem(&a, cols);
-    const size_t items = d->ckk * x->rows;
-    clrt__nn_int(&a, small_indices(k, d, x->rows, x, items));
-    return clrt__nn_launch(q, k, -1, func, &a, items);
+    const clrt__nn_params p = clrt__nnp(&k->p);
+    return layout_slices(q, k, -1, s, d, x, cols, d->ckk * x->rows, clrt__nn_slice(&p, d->ow + 1, 0, d->oh), d->oh,
+                         func);
 }
 
+/* dx = col2im(cols), in slices of input columns where the parameter loops
+ * asks (each column: at most KH x KW + KH passes and its own; the taps' loops
+ * KH x KW + KH more per launch). */
 static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, const dims *d, const clrt_buffer *cols,
                   clrt_buffer *dx, const char *func)
 {
-    clrt__nn_args a = {0};
-    const size_t v[] = {dx->rows, s->channels, s->height, s->width, s->kernel_h, s->kernel_w, s->stride, s->padding,
-                        d->oh, d->ow};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        clrt__nn_ulong(&a, v[i]);
-    clrt__nn_mem(&a, cols);
-    clrt__nn_matrix(&a, dx);
-    const size_t items = dx->rows * s->channels * s->height;
-    clrt__nn_int(&a, small_indices(k, d, dx->rows, dx, items));
-    return clrt__nn_launch(q, k, CLRT__NN_AUX, func, &a, items);
+    const clrt__nn_params p = clrt__nnp(&k->p);
+    const size_t taps = s->kernel_h * s->kernel_w + s->kernel_h;
+    return layout_slices(q, k, CLRT__NN_AUX, s, d, dx, cols, dx->rows * s->channels * s->height,
+                         clrt__nn_slice(&p, taps + 1, taps, s->width), s->width, func);
 }
 
 /* The convolution conv_direct computes (cl/nn_im2col.cl): in (N x ci*h*w) into
@@ -247,11 +270,15 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         st = im2col(q, ki, s, &d, x, cols, func);
     if (st == CLRT_OK)
         st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, cols, 0.0, yc);
-    if (st == CLRT_OK) {
+    const clrt__nn_params pl = clrt__nnp(&kl->p);
+    const size_t run = clrt__nn_slice(&pl, 1, 0, d.plane); /* positions per launch */
+    for (size_t p0 = 0; st == CLRT_OK && p0 < d.plane; p0 += run) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
         clrt__nn_ulong(&a, kk);
         clrt__nn_ulong(&a, d.plane);
+        clrt__nn_ulong(&a, p0);
+        clrt__nn_ulong(&a, d.plane - p0 > run ? p0 + run : d.plane);
         clrt__nn_mem(&a, yc);
         clrt__nn_matrix(&a, y);
         clrt__nn_mem(&a, b ? b : yc); /* not read without a bias */
@@ -303,11 +330,15 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = clrt__nn_temp(q, CLRT__NN_SLOT_COLS, dy->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK && db)
         st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, dy->dtype, kk, 1, func, &sums);
-    if (st == CLRT_OK && dyc) {
+    const clrt__nn_params pl = clrt__nnp(&kl->p);
+    const size_t run = clrt__nn_slice(&pl, 1, 0, d.plane); /* positions per launch */
+    for (size_t p0 = 0; st == CLRT_OK && dyc && p0 < d.plane; p0 += run) {
         clrt__nn_args a = {0};
         clrt__nn_ulong(&a, n);
         clrt__nn_ulong(&a, kk);
         clrt__nn_ulong(&a, d.plane);
+        clrt__nn_ulong(&a, p0);
+        clrt__nn_ulong(&a, d.plane - p0 > run ? p0 + run : d.plane);
         clrt__nn_matrix(&a, dy);
         clrt__nn_mem(&a, dyc);
         st = clrt__nn_launch(q, kl, CLRT__NN_AUX, func, &a, n * kk);

@@ -3,9 +3,10 @@
  * (no host round trip: a training step never waits for the device); then
  * clrt_reduce sums the rows' losses into loss. Each row's maximum is
  * subtracted before exp, so exp never overflows. Rows longer than the
- * parameter xcols (set on llvmpipe, whose work-items stop looping after a
- * budget) run in slices of columns instead: xent_stats carries each row's
- * maximum and sum from slice to slice, xent_grad writes the gradient's. */
+ * parameter loops allows one work-item (set on llvmpipe, whose work-items stop
+ * looping after a budget) run in slices of columns instead: xent_stats carries
+ * each row's maximum and sum from slice to slice, xent_grad writes the
+ * gradient's. */
 #include <stdint.h>
 
 #include "error.h"
@@ -81,11 +82,13 @@ int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits,
     clrt__built *k;
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_ACT, logits->dtype, func, &k)) != CLRT_OK)
         return st;
-    const size_t slice = clrt__nnp(&k->p).xcols;
+    /* xent_rows passes over a row three times: twice for the statistics, once for the gradient */
+    const clrt__nn_params p = clrt__nnp(&k->p);
+    const size_t slice = clrt__nn_slice(&p, 3, 0, c);
     clrt_buffer *rows = NULL;
     clrt__nn_begin(q);
     st = clrt__nn_temp(q, CLRT__NN_SLOT_SMALL, logits->dtype, n, 1, func, &rows);
-    if (st == CLRT_OK && slice && c > slice) {
+    if (st == CLRT_OK && slice < c) {
         st = sliced(q, k, func, dlogits, logits, labels, rows, slice);
     } else if (st == CLRT_OK) {
         clrt__nn_args a = {0};

@@ -351,23 +351,23 @@ static unsigned long xent_launches(clrt_dtype dt, size_t n, size_t c)
     return clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
 }
 
-/* Rows in slices of columns (xcols; llvmpipe's default, whose work-items stop
- * looping after a budget), forced on every driver: slices of 1, 3 and 4
- * columns, a row shorter than one slice, a last slice of one column, logits
- * far from 0; each slice is a launch of its own. Then rows of 40000 classes
- * with the device's defaults (rusticl slices them; before it did, llvmpipe
- * left most of each gradient row wrong). */
+/* Rows in slices of columns (the parameter loops, 3 passes a column; set on
+ * llvmpipe, whose work-items stop looping after a budget), forced on every
+ * driver: slices of 1, 3 and 4 columns, a row shorter than one slice, a last
+ * slice of one column, logits far from 0; each slice is a launch of its own.
+ * Then rows of 40000 classes with the device's defaults (rusticl slices them;
+ * before it did, llvmpipe left most of each gradient row wrong). */
 static void xent_in_slices(void **state)
 {
     (void)state;
     for (int d = 0; d < n_dtypes(); d++) {
         const clrt_dtype dt = dtype_at(d);
-        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, "xcols=0"));
+        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, "loops=0"));
         const unsigned long whole = xent_launches(dt, 3, 7);
-        static const unsigned xcols[] = {1, 3, 4};
-        for (size_t x = 0; x < sizeof xcols / sizeof *xcols; x++) {
+        static const unsigned cols[] = {1, 3, 4}; /* per slice */
+        for (size_t x = 0; x < sizeof cols / sizeof *cols; x++) {
             char params[32];
-            snprintf(params, sizeof params, "xcols=%u", xcols[x]);
+            snprintf(params, sizeof params, "loops=%u", 3 * cols[x]);
             TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, params));
             check_xent(dt, 1, 1, 1, 0, 1);
             check_xent(dt, 1, 10, 4, 0, 0);
@@ -375,7 +375,7 @@ static void xent_in_slices(void **state)
             check_xent(dt, 3, 7, 1, 1000, 1);
             check_xent(dt, 3, 7, 1, -1000, 1);
             /* one launch became one per slice for the statistics and one per slice for the gradient */
-            const unsigned long slices = (7 + xcols[x] - 1) / xcols[x];
+            const unsigned long slices = (7 + cols[x] - 1) / cols[x];
             assert_int_equal(xent_launches(dt, 3, 7), whole - 1 + 2 * slices);
         }
         TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, NULL));
@@ -397,7 +397,7 @@ static void xent_bad_rows(void **state)
             /* each case in one launch, then in slices of 2 columns (the NaN is in the second) */
             const int bad = run % 5;
             if (bad == 0)
-                TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, run < 5 ? "xcols=0" : "xcols=2"));
+                TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, run < 5 ? "loops=0" : "loops=6"));
             double z[15];
             for (size_t i = 0; i < n * c; i++)
                 z[i] = dt == CLRT_FLOAT32 ? (double)(float)(0.3 * (double)i - 1.7) : 0.3 * (double)i - 1.7;

@@ -14,6 +14,8 @@
 
 #include "test_util.h"
 
+#include "debug.h"
+
 enum { CANARY = 13 };
 static const double OUTSIDE = 777.25; /* every element of a view's parent outside the view */
 
@@ -516,6 +518,48 @@ static void conv_params(void **state)
         TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation", clrt_tune_run(fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
 }
 
+/* The layout kernels of im2col + GEMM in slices (the parameter loops; set on
+ * llvmpipe, whose work-items stop looping after a budget), forced on every
+ * driver with conv=0: budgets that leave one output row (im2col), one input
+ * column (col2im) and one plane position (conv_rows, conv_cols) per launch,
+ * and a few of each; every slice is a launch of its own. Then planes of
+ * 270 x 270 and rows of 7000 with the device's defaults: before rusticl sliced
+ * them, llvmpipe got 16,710 of 145,800 outputs and 31,399 of 56,000 data
+ * gradients wrong there (conv=0 is the emulators' default). */
+static void conv_loop_slices(void **state)
+{
+    (void)state;
+    static const conv_case cases[] = {{3, 3, 7, 9, 4, 3, 3, 1, 1}, {3, 7, 11, 6, 5, 5, 5, 2, 2},
+                                      {2, 2, 5, 5, 2, 1, 1, 2, 1}};
+    static const char *const params[] = {"conv=0 loops=0", "conv=0 loops=1", "conv=0 loops=45",
+                                         "conv=0 loops=100 idx64=1"};
+    static const char *const kernels[] = {"nn_im2col", "nn_layout"};
+    for (int d = 0; d < n_dtypes(); d++) {
+        const clrt_dtype dt = dtype_at(d);
+        unsigned long whole[3] = {0};
+        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+            for (int k = 0; k < 2; k++)
+                tu_override(fx->ctx, kernels[k], dt, params[p]);
+            for (size_t i = 0; i < (tu_small() ? 2 : 3); i++) {
+                clrt__debug_fault_clear(); /* zeroes the call counts */
+                check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
+                const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+                if (p == 0)
+                    whole[i] = launches;
+                else if (p == 1 && launches <= whole[i])
+                    fail_msg("loops=1, case %zu: %lu launches, no more than unsliced (%lu)", i, launches, whole[i]);
+            }
+            for (int k = 0; k < 2; k++)
+                TU_OK(clrt_tune_override(fx->ctx, kernels[k], dt, NULL));
+        }
+        if (!tu_small()) {
+            const conv_case big[] = {{1, 1, 270, 270, 2, 3, 3, 1, 1}, {1, 1, 8, 7000, 2, 3, 3, 1, 1}};
+            for (size_t i = 0; i < 2; i++)
+                check_conv(dt, &big[i], 1, 0, 7);
+        }
+    }
+}
+
 /* Both convolution algorithms on every driver, whatever its default:
  * im2col + GEMM (conv=0), the direct kernel for the forward pass where the
  * channels fill its block (conv=1), always (conv=2) and for the data gradient
@@ -944,6 +988,7 @@ int main(void)
         cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
         cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
+        cmocka_unit_test_teardown(conv_loop_slices, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_algorithms, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_threads, tu_only_fixture_live),
         cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
