@@ -16,7 +16,7 @@ cmake --build "$b" -j2 --target fuzz_selector fuzz_api >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$ci_root/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$ci_root/tests/harness/lsan.supp:print_suppressions=0
 # the API target makes real calls: POCL alone on the loader
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE=
 mkdir -p "$b/artifacts"

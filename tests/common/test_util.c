@@ -1,0 +1,294 @@
+#include "common/test_util.h"
+
+#include <clrt/clrt_cl.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/debug.h"
+#include "base/error.h"
+#include "kernels/table.h"
+#include "runtime/handles.h"
+
+void tu_require_device(void)
+{
+    size_t n = 0;
+    if (clrt_device_list(NULL, 0, &n) != CLRT_OK) {
+        fprintf(stderr, "clrt_device_list failed: %s\n", clrt_error_message());
+        exit(1);
+    }
+    if (n > 0)
+        return;
+    if (getenv("CLRT_TEST_REQUIRE_DEVICE")) {
+        fprintf(stderr, "no OpenCL device, but this run requires one (CLRT_TEST_REQUIRE_DEVICE; "
+                        "OCL_ICD_VENDORS=%s)\n",
+                getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "(unset)");
+        exit(1);
+    }
+    fprintf(stderr, "no OpenCL platform installed: skipping\n");
+    exit(77);
+}
+
+int tu_small(void)
+{
+    const char *s = getenv("CLRT_TEST_SMALL");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+size_t tu_dtype_size(clrt_dtype dtype) { return dtype == CLRT_FLOAT64 ? 8 : 4; }
+
+void tu_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ULL * (seed + 1);
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        double v = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        if (dtype == CLRT_FLOAT64)
+            ((double *)data)[i] = v;
+        else
+            ((float *)data)[i] = (float)v;
+    }
+}
+
+static double get(const void *p, clrt_dtype dtype, size_t i)
+{
+    return dtype == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N, size_t K,
+                   double *ref, double *absref)
+{
+    memset(ref, 0, M * N * sizeof *ref);
+    memset(absref, 0, M * N * sizeof *absref);
+    for (size_t i = 0; i < M; i++)
+        for (size_t k = 0; k < K; k++) {
+            double av = get(a, dtype, i * K + k);
+            for (size_t j = 0; j < N; j++) {
+                double bv = get(b, dtype, k * N + j);
+                ref[i * N + j] += av * bv;
+                absref[i * N + j] += fabs(av * bv);
+            }
+        }
+}
+
+size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
+                        size_t M, size_t N, size_t K)
+{
+    double eps = dtype == CLRT_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
+    size_t bad = 0;
+    for (size_t i = 0; i < M * N; i++) {
+        double bound = 2.0 * (double)K * eps * absref[i] + 1e-30;
+        double v = get(c, dtype, i);
+        if (!(fabs(v - ref[i]) <= bound)) {
+            if (bad < 5)
+                print_message("  c[%zu][%zu] = %.9g, reference %.9g, bound %.3g\n", i / N, i % N, v,
+                              ref[i], bound);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                       size_t K)
+{
+    double *ref = malloc(M * N * sizeof *ref), *absref = malloc(M * N * sizeof *absref);
+    size_t bad = SIZE_MAX;
+    if (ref && absref) {
+        tu_matmul_ref(a, b, dtype, M, N, K, ref, absref);
+        bad = tu_matmul_errors(c, dtype, ref, absref, M, N, K);
+    }
+    free(ref);
+    free(absref);
+    return bad;
+}
+
+void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                      size_t K)
+{
+    size_t bad = tu_matmul_check(c, a, b, dtype, M, N, K);
+    if (bad == SIZE_MAX)
+        fail_msg("matmul M=%zu N=%zu K=%zu: no host memory for the reference", M, N, K);
+    if (bad)
+        fail_msg("matmul M=%zu N=%zu K=%zu %s: %zu of %zu wrong", M, N, K, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+                 bad, M * N);
+}
+
+clrt_context *tu_context_on(const clrt_device_info *dev)
+{
+    char sel[32];
+    snprintf(sel, sizeof sel, "%zu", dev->index);
+    clrt_context *ctx = NULL;
+    TU_OK(clrt_context_create(&ctx, sel));
+    clrt_device_info got;
+    TU_OK(clrt_context_device(ctx, &got));
+    assert_int_equal(got.index, dev->index); /* the selector picked that very device */
+    return ctx;
+}
+
+static const unsigned char canary_byte = 0xA5;
+
+clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,
+                              size_t cols, size_t canary)
+{
+    size_t elem = tu_dtype_size(dtype), total = rows * cols + canary;
+    clrt_buffer *buf = NULL;
+    TU_OK(clrt_buffer_create(&buf, ctx, dtype, 1, total));
+    unsigned char *init = malloc(total * elem);
+    assert_non_null(init);
+    memset(init, canary_byte, total * elem);
+    TU_OK(clrt_buffer_write(q, buf, init, total));
+    free(init);
+    /* Shrink the shape, not the allocation: kernels see rows x cols only. */
+    buf->rows = rows;
+    buf->cols = cols;
+    buf->ld = cols;
+    return buf;
+}
+
+int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
+{
+    size_t elem = tu_dtype_size(buf->dtype);
+    unsigned char *tail = malloc(canary * elem);
+    assert_non_null(tail);
+    const size_t end = (buf->offset + (buf->rows - 1) * buf->ld + buf->cols) * elem;
+    cl_int err = clEnqueueReadBuffer(q->cl, buf->cl, CL_TRUE, end, canary * elem, tail, 0, NULL, NULL);
+    assert_int_equal(err, CL_SUCCESS);
+    int intact = 1;
+    for (size_t i = 0; i < canary * elem; i++)
+        intact &= tail[i] == canary_byte;
+    free(tail);
+    return intact;
+}
+
+void tu_assert_no_live_handles(void)
+{
+    static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers", "events"};
+    for (int k = 0; k < CLRT__LIVE_KINDS; k++)
+        if (clrt__debug_live(k) != 0)
+            fail_msg("%ld %s still live at teardown", clrt__debug_live(k), kinds[k]);
+}
+
+void tu_check_refusal(int status, int expected, const char *call, const char *phrase)
+{
+    if (status != expected)
+        fail_msg("%s returned %s, expected %s: %s", call, clrt_status_name(status), clrt_status_name(expected),
+                 clrt_error_message());
+    const char *msg = clrt_error_message();
+    size_t name = strcspn(call, "(");
+    if (strncmp(msg, call, name) != 0 || msg[name] != ':')
+        fail_msg("%s: message \"%s\" does not start with the function name", call, msg);
+    if (phrase && !strstr(msg, phrase))
+        fail_msg("%s: message \"%s\" does not mention \"%s\"", call, msg, phrase);
+}
+
+int tu_teardown_no_live(void **state)
+{
+    (void)state;
+    tu_assert_no_live_handles();
+    return 0;
+}
+
+int tu_fixture_setup(void **state)
+{
+    tu_fixture *f = calloc(1, sizeof *f);
+    if (!f || clrt_context_create(&f->ctx, NULL) != CLRT_OK || clrt_queue_create(&f->q, f->ctx) != CLRT_OK ||
+        clrt_context_device(f->ctx, &f->dev) != CLRT_OK) {
+        fprintf(stderr, "setup: %s\n", f ? clrt_error_message() : "out of host memory");
+        if (f) { /* what was made before the failure goes (destroy(NULL) is a no-op) */
+            clrt_queue_destroy(f->q);
+            clrt_context_destroy(f->ctx);
+        }
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+int tu_fixture_teardown(void **state)
+{
+    tu_fixture *f = *state;
+    clrt_queue_destroy(f->q);
+    clrt_context_destroy(f->ctx);
+    free(f);
+    tu_assert_no_live_handles();
+    return 0;
+}
+
+int tu_only_fixture_live(void **state)
+{
+    (void)state;
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_CONTEXT), 1);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_QUEUE), 1);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
+    return 0;
+}
+
+long tu_param(const char *params, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = params; p && *p;) {
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, key, n) == 0 && p[n] == '=')
+            return strtol(p + n + 1, NULL, 10);
+        p = strchr(p, ' ');
+    }
+    return -1;
+}
+
+void tu_override(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *params)
+{
+    TU_OK(clrt_tune_override(ctx, kernel, dtype, params));
+    char now[256];
+    clrt_params_origin origin = CLRT_PARAMS_DEFAULT;
+    TU_OK(clrt_tune_current(ctx, kernel, dtype, now, sizeof now, &origin));
+    assert_int_equal(origin, CLRT_PARAMS_OVERRIDE);
+    tu_assert_ran(ctx, kernel, dtype, params);
+}
+
+void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *want)
+{
+    char now[256];
+    clrt_params_origin origin;
+    TU_OK(clrt_tune_current(ctx, kernel, dtype, now, sizeof now, &origin));
+    size_t wg = 0; /* what the built kernel takes */
+    cl_kernel k = clrt_context_kernel_cl(ctx, kernel, dtype);
+    assert_non_null(k);
+    assert_int_equal(clGetKernelWorkGroupInfo(k, clrt_context_cl_device(ctx), CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                              &wg, NULL),
+                     CL_SUCCESS);
+    long group_want = 1, group_now = 1;
+    int group_differs = 0;
+    for (const char *p = want; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *eq = strchr(p, '=');
+        if (!*p || !eq)
+            break;
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - p), p);
+        long w = strtol(eq + 1, NULL, 10), got = tu_param(now, key);
+        int group = !strcmp(key, "wgx") || !strcmp(key, "wgy") || !strcmp(key, "wg");
+        if (group) {
+            group_want *= w;
+            group_now *= got;
+            group_differs |= got != w;
+            if (got > w)
+                fail_msg("%s ran with %s=%ld, above the %ld asked for (%s)", kernel, key, got, w, now);
+        } else if (got != w) {
+            fail_msg("%s %s ran with \"%s\", not %s=%ld as forced", kernel, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+                     now, key, w);
+        }
+        p = eq + 1 + strcspn(eq + 1, " ");
+    }
+    if (group_differs && (group_want <= (long)wg || group_now > (long)wg))
+        fail_msg("%s ran with a work-group of %ld, not the %ld asked for, though the built kernel takes %zu (%s)",
+                 kernel, group_now, group_want, wg, now);
+}

@@ -1,0 +1,114 @@
+/* Helpers shared by the device test suites: the device under test, host
+ * references, tolerances, and the zero-live-handles check. */
+#ifndef CLRT_TOOLS___TEST_UTIL_H
+#define CLRT_TOOLS___TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <clrt/clrt.h>
+#include <clrt/clrt_tune.h>
+
+/* src/base/error.c: empty this thread's message. */
+void clrt__error_clear(void);
+
+/* Exit 77 (ctest: skipped) when no OpenCL platform exists, unless
+ * $CLRT_TEST_REQUIRE_DEVICE is set (per-driver runs set it: a driver that
+ * failed to load must fail the run, not skip it). Call first in main(). */
+void tu_require_device(void);
+
+/* Nonzero when $CLRT_TEST_SMALL is set: runs under Oclgrind use small sizes. */
+int tu_small(void);
+
+/* Fill with reproducible values in [-1, 1). */
+void tu_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed);
+
+/* Host reference in double: ref = a b, and absref = |a| |b| (for the bound). */
+void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N, size_t K,
+                   double *ref, double *absref);
+
+/* Number of c[i] outside |c - ref| <= bound, with bound = 2 K eps absref + tiny:
+ * the classical dot-product error bound, so it grows with K. */
+size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
+                        size_t M, size_t N, size_t K);
+
+/* Check c = a b (a M x K, b K x N, c M x N, all of dtype, row-major) against
+ * the host reference in double, with tu_matmul_errors' bound. The shared
+ * "matmul against the host" step of every suite that multiplies.
+ * tu_matmul_check asserts nothing, for worker threads (cmocka's asserts are
+ * not thread-safe): it returns the number of wrong elements, or SIZE_MAX when
+ * the reference cannot be allocated. tu_assert_matmul fails the test, naming
+ * the shape, unless every element is right (main thread only). */
+size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                       size_t K);
+void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
+                      size_t K);
+
+/* A new context on dev's device (selector "N", its clrt_device_list index),
+ * failing the test when it cannot be made: for tests that need a second
+ * context on the device under test. */
+clrt_context *tu_context_on(const clrt_device_info *dev);
+
+/* A device buffer of rows x cols with `canary` extra elements after it that no
+ * kernel may touch: the buffer's memory is allocated larger than its shape. */
+clrt_buffer *tu_padded_buffer(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows,
+                              size_t cols, size_t canary);
+/* 1 when the canary after buf is intact. */
+int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary);
+
+/* A context and queue on the default device, shared by a suite's tests:
+ * cmocka group setup/teardown, and a per-test teardown asserting that only
+ * the fixture's own context and queue are live (their cached programs and
+ * kernels go with the group teardown, which asserts that nothing is). */
+typedef struct tu_fixture {
+    clrt_context *ctx;
+    clrt_queue *q;
+    clrt_device_info dev;
+} tu_fixture;
+int tu_fixture_setup(void **state);
+int tu_fixture_teardown(void **state);
+int tu_only_fixture_live(void **state);
+
+/* The value of key in a parameter text ("tm=8 tn=48 ..."), or -1 when it is absent. */
+long tu_param(const char *params, const char *key);
+/* Force params (clrt_tune_override, every parameter it does not name keeps its
+ * default) on ctx's kernel, failing the test when refused; then assert that
+ * the kernel runs with them (tu_assert_ran). */
+void tu_override(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *params);
+/* Assert that ctx's kernel (built now if needed) runs with every parameter
+ * want names, except that a work-group (wgx, wgy, wg) may be smaller, and
+ * only when the built kernel cannot take the one asked for (llvmpipe: 32
+ * work-items for some kernels). */
+void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *want);
+
+/* Assert that no context, queue, buffer, program or kernel is alive. */
+void tu_assert_no_live_handles(void);
+
+size_t tu_dtype_size(clrt_dtype dtype);
+
+/* Assert status == expected, printing clrt_error_message() when it is not. */
+#define TU_STATUS(expected, call)                                                                  \
+    do {                                                                                           \
+        int tu_s_ = (call);                                                                        \
+        if (tu_s_ != (expected))                                                                   \
+            fail_msg("%s returned %s, expected %s: %s", #call, clrt_status_name(tu_s_),           \
+                     clrt_status_name(expected), clrt_error_message());                            \
+    } while (0)
+#define TU_OK(call) TU_STATUS(CLRT_OK, call)
+
+/* A refusal: status == expected, and clrt_error_message() starts with the
+ * name of the function called ("clrt_add: ...") and contains `phrase`, so
+ * that every documented error also says something useful. */
+void tu_check_refusal(int status, int expected, const char *call, const char *phrase);
+/* The message is emptied first, so a refusal that does not set one fails. */
+#define TU_REFUSED(expected, phrase, call) \
+    (clrt__error_clear(), tu_check_refusal((call), (expected), #call, (phrase)))
+
+/* Per-test teardown for suites without a fixture: zero live handles. */
+int tu_teardown_no_live(void **state);
+
+#endif
