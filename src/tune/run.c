@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "hostref/ref.h"
 #include "runtime/context.h"
 #include "runtime/kcache.h"
 #include "tune/clock.h"
@@ -538,8 +539,8 @@ int clrt_tune_run(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const
         snprintf(out->note, sizeof out->note, "out of host memory");
         goto done;
     }
-    clrt__work_fill(t.ha, t.dtype, count, 21);
-    clrt__work_fill(t.hb, t.dtype, count, 22);
+    clrt__ref_fill(t.ha, (clrt_dtype)t.dtype, count, 21);
+    clrt__ref_fill(t.hb, (clrt_dtype)t.dtype, count, 22);
 
     clrt__pvals def;
     t.def->defaults(&ctx->facts, elem, &def);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostref/ref.h"
 #include "kernels/matmul_plan.h"
 #include "kernels/table.h"
 
@@ -163,49 +164,6 @@ size_t clrt__work_param_shapes(int kernel, int dtype, const clrt__device_facts *
     return 1;
 }
 
-void clrt__work_fill(void *data, int dtype, size_t count, unsigned seed)
-{
-    uint64_t s = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)seed * 0x100000001b3ULL);
-    for (size_t i = 0; i < count; i++) {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        double v = (double)(s >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-        if (dtype == CLRT_FLOAT64)
-            ((double *)data)[i] = v;
-        else
-            ((float *)data)[i] = (float)v;
-    }
-}
-
-static double get(const void *p, int dtype, size_t i)
-{
-    return dtype == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-
-/* Wrong elements of c = a b in `rows` rows spread over M, against the host in
- * double with the dot-product error bound 2 K eps sum|a b|. */
-static size_t wrong_matmul(int dtype, const void *a, const void *b, const void *c, clrt__shape s, size_t rows)
-{
-    const double eps = dtype == CLRT_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
-    size_t wrong = 0;
-    if (rows > s.m)
-        rows = s.m;
-    for (size_t r = 0; r < rows; r++) {
-        size_t i = rows == 1 ? 0 : r * (s.m - 1) / (rows - 1);
-        for (size_t j = 0; j < s.n; j++) {
-            double ref = 0, abs_ref = 0;
-            for (size_t k = 0; k < s.k; k++) {
-                double x = get(a, dtype, i * s.k + k) * get(b, dtype, k * s.n + j);
-                ref += x;
-                abs_ref += fabs(x);
-            }
-            wrong += !(fabs(get(c, dtype, i * s.n + j) - ref) <= 2.0 * (double)s.k * eps * abs_ref + 1e-30);
-        }
-    }
-    return wrong;
-}
-
 /* Wrong elements of c = sigmoid(a + b) + b[0][j] (clrt__work_run), against the host
  * in double: the sum rounded once, the sigmoid within 16 units of rounding (the
  * OpenCL bounds of exp and of the division, and two roundings), the last sum once. */
@@ -216,10 +174,10 @@ static size_t wrong_elementwise(int dtype, const void *a, const void *b, const v
     for (size_t i = 0; i < s.m; i++)
         for (size_t j = 0; j < s.n; j++) {
             const size_t e = i * s.n + j;
-            const double sum = get(a, dtype, e) + get(b, dtype, e);
-            const double sig = 1.0 / (1.0 + exp(-sum)), bias = get(b, dtype, j);
+            const double sum = clrt__ref_get(a, (clrt_dtype)dtype, e) + clrt__ref_get(b, (clrt_dtype)dtype, e);
+            const double sig = 1.0 / (1.0 + exp(-sum)), bias = clrt__ref_get(b, (clrt_dtype)dtype, j);
             const double want = sig + bias;
-            wrong += !(fabs(get(c, dtype, e) - want) <= 24.0 * u * (fabs(sig) + fabs(bias)) + 1e-300);
+            wrong += !(fabs(clrt__ref_get(c, (clrt_dtype)dtype, e) - want) <= 24.0 * u * (fabs(sig) + fabs(bias)) + 1e-300);
         }
     return wrong;
 }
@@ -245,8 +203,8 @@ int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, c
     size_t wrong = 0;
     clrt__work w;
     if (a && b && c) {
-        clrt__work_fill(a, dtype, na, 11);
-        clrt__work_fill(b, dtype, nb, 12);
+        clrt__ref_fill(a, (clrt_dtype)dtype, na, 11);
+        clrt__ref_fill(b, (clrt_dtype)dtype, nb, 12);
         st = clrt__work_make(&w, kernel, dtype, ctx, q, s, a, b);
     }
     if (st == CLRT_OK) {
@@ -254,8 +212,9 @@ int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, c
         if (st == CLRT_OK)
             st = clrt_buffer_read(q, w.c, c, nc);
         if (st == CLRT_OK)
-            wrong = kernel == CLRT__K_MATMUL ? wrong_matmul(dtype, a, b, c, s, rows)
-                                             : wrong_elementwise(dtype, a, b, c, s);
+            wrong = kernel == CLRT__K_MATMUL
+                        ? clrt__ref_gemm_wrong((clrt_dtype)dtype, 0, 0, a, b, c, s.m, s.n, s.k, rows, NULL, NULL)
+                        : wrong_elementwise(dtype, a, b, c, s);
         clrt__work_free(&w);
     }
     free(a);
@@ -332,7 +291,7 @@ static size_t matrix_check_shapes(clrt__shape *out, size_t cap)
  * exact in float32 in any order, so each result must equal the host's. */
 static void integer_fill(void *data, int dtype, size_t count)
 {
-    clrt__work_fill(data, dtype, count, 13);
+    clrt__ref_fill(data, (clrt_dtype)dtype, count, 13);
     for (size_t i = 0; i < count; i++) {
         if (dtype == CLRT_FLOAT64)
             ((double *)data)[i] = floor(((double *)data)[i] * 16.5);

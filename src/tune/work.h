@@ -58,7 +58,4 @@ size_t clrt__work_param_shapes(int kernel, int dtype, const clrt__device_facts *
 int clrt__work_verify(int kernel, int dtype, clrt_context *ctx, clrt_queue *q, clrt__shape s, size_t rows,
                       char *why, size_t cap);
 
-/* Reproducible values in [-1, 1). */
-void clrt__work_fill(void *data, int dtype, size_t count, unsigned seed);
-
 #endif

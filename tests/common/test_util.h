@@ -13,6 +13,10 @@
 #include <clrt/clrt.h>
 #include <clrt/clrt_tune.h>
 
+/* The host reference every suite checks against: clrt__ref_fill for inputs,
+ * clrt__ref_gemm_wrong for products. */
+#include "hostref/ref.h"
+
 /* src/base/error.c: empty this thread's message. */
 void clrt__error_clear(void);
 
@@ -24,20 +28,9 @@ void tu_require_device(void);
 /* Nonzero when $CLRT_TEST_SMALL is set: runs under Oclgrind use small sizes. */
 int tu_small(void);
 
-/* Fill with reproducible values in [-1, 1). */
-void tu_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed);
-
-/* Host reference in double: ref = a b, and absref = |a| |b| (for the bound). */
-void tu_matmul_ref(const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N, size_t K,
-                   double *ref, double *absref);
-
-/* Number of c[i] outside |c - ref| <= bound, with bound = 2 K eps absref + tiny:
- * the classical dot-product error bound, so it grows with K. */
-size_t tu_matmul_errors(const void *c, clrt_dtype dtype, const double *ref, const double *absref,
-                        size_t M, size_t N, size_t K);
-
 /* Check c = a b (a M x K, b K x N, c M x N, all of dtype, row-major) against
- * the host reference in double, with tu_matmul_errors' bound. The shared
+ * the host reference in double (hostref/ref.h: within the dot product's error
+ * bound), printing the first wrong elements. The shared
  * "matmul against the host" step of every suite that multiplies.
  * tu_matmul_check asserts nothing, for worker threads (cmocka's asserts are
  * not thread-safe): it returns the number of wrong elements, or SIZE_MAX when

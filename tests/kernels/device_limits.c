@@ -66,8 +66,8 @@ static void check_ops(size_t M, size_t N, size_t K, const char *mm, const char *
     TU_OK(clrt_queue_create(&q, ctx));
     float *a = malloc(M * K * sizeof *a), *b = malloc(K * N * sizeof *b), *c = malloc(M * N * sizeof *c);
     assert_true(a && b && c);
-    tu_fill(a, CLRT_FLOAT32, M * K, 3);
-    tu_fill(b, CLRT_FLOAT32, K * N, 4);
+    clrt__ref_fill(a, CLRT_FLOAT32, M * K, 3);
+    clrt__ref_fill(b, CLRT_FLOAT32, K * N, 4);
     clrt_buffer *da, *db, *dc, *ds;
     TU_OK(clrt_buffer_create(&da, ctx, CLRT_FLOAT32, M, K));
     TU_OK(clrt_buffer_create(&db, ctx, CLRT_FLOAT32, K, N));

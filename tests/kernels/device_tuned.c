@@ -125,8 +125,8 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, char *m
     TU_OK(clrt_queue_create(&q, ctx));
     void *a = malloc(M * K * es), *b = malloc(K * N * es), *c = malloc(M * N * es);
     assert_true(a && b && c);
-    tu_fill(a, dtype, M * K, 1);
-    tu_fill(b, dtype, K * N, 2);
+    clrt__ref_fill(a, dtype, M * K, 1);
+    clrt__ref_fill(b, dtype, K * N, 2);
     clrt_buffer *da, *db, *dc;
     TU_OK(clrt_buffer_create(&da, ctx, dtype, M, K));
     TU_OK(clrt_buffer_create(&db, ctx, dtype, K, N));

@@ -296,8 +296,8 @@ static void check_binary(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const 
     b_shape(f, rows, cols, &br, &bc);
     unsigned char *a = malloc(n * es), *b = malloc(br * bc * es), *c = malloc(n * es);
     assert_true(a && b && c);
-    tu_fill(a, dt, n, (unsigned)(rows * 31 + cols + (size_t)o->op));
-    tu_fill(b, dt, br * bc, (unsigned)(rows * 17 + cols + 5 + (size_t)f));
+    clrt__ref_fill(a, dt, n, (unsigned)(rows * 31 + cols + (size_t)o->op));
+    clrt__ref_fill(b, dt, br * bc, (unsigned)(rows * 17 + cols + 5 + (size_t)f));
     operand oa, ob, oc;
     operand_make(&oa, ctx, q, dt, rows, cols, a, ka, -7.0);
     operand_make(&ob, ctx, q, dt, br, bc, b, kb, -8.0);
@@ -407,7 +407,7 @@ static void check_unary(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const o
     const size_t n = rows * cols, es = tu_dtype_size(dt);
     unsigned char *a = malloc(n * es), *c = malloc(n * es);
     assert_true(a && c);
-    tu_fill(a, dt, n, (unsigned)(rows * 13 + cols + (size_t)o->op));
+    clrt__ref_fill(a, dt, n, (unsigned)(rows * 13 + cols + (size_t)o->op));
     for (size_t i = 0; i < n; i++)
         put(a, dt, i, unary_input(o->op, get(a, dt, i)));
     operand oa, oc;
@@ -575,8 +575,8 @@ static void check_axpby(clrt_dtype dt, size_t rows, size_t cols, double alpha, d
     const size_t n = rows * cols, es = tu_dtype_size(dt);
     unsigned char *x = malloc(n * es), *y = malloc(n * es), *got = malloc(n * es);
     assert_true(x && y && got);
-    tu_fill(x, dt, n, (unsigned)(rows + 3 * cols));
-    tu_fill(y, dt, n, (unsigned)(rows * 5 + cols));
+    clrt__ref_fill(x, dt, n, (unsigned)(rows + 3 * cols));
+    clrt__ref_fill(y, dt, n, (unsigned)(rows * 5 + cols));
     if (beta == 0.0 && !x_is_y)
         for (size_t i = 0; i < n; i++) /* never read: NaN must not leak */
             put(y, dt, i, NAN);
@@ -618,7 +618,7 @@ static void check_scale(clrt_dtype dt, size_t rows, size_t cols, double alpha, e
     const size_t n = rows * cols, es = tu_dtype_size(dt);
     unsigned char *a = malloc(n * es), *got = malloc(n * es);
     assert_true(a && got);
-    tu_fill(a, dt, n, (unsigned)(rows * 7 + cols));
+    clrt__ref_fill(a, dt, n, (unsigned)(rows * 7 + cols));
     operand oa, oc;
     operand_make(&oa, fx->ctx, fx->q, dt, rows, cols, a, ka, -7.0);
     if (!in_place)
@@ -698,7 +698,7 @@ static void check_copy(clrt_dtype dt, size_t rows, size_t cols, enum kind kd, en
         for (size_t i = 0; i < n; i++)
             ((int32_t *)src)[i] = (int32_t)(i * 2654435761u); /* every bit pattern class */
     else
-        tu_fill(src, dt, n, (unsigned)(rows + cols));
+        clrt__ref_fill(src, dt, n, (unsigned)(rows + cols));
     operand od, os;
     operand_make(&os, fx->ctx, fx->q, dt, rows, cols, src, ks, 3.0);
     operand_make(&od, fx->ctx, fx->q, dt, rows, cols, NULL, kd, 4.0);

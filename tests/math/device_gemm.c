@@ -112,13 +112,13 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
     unsigned char *a = malloc(ar * ac * es), *b = malloc(br * bc * es), *c0 = malloc(M * N * es),
                   *c = malloc(M * N * es);
     assert_true(a && b && c0 && c);
-    tu_fill(a, dt, ar * ac, (unsigned)(M * 3 + K + ta));
-    tu_fill(b, dt, br * bc, (unsigned)(K * 5 + N + tb));
+    clrt__ref_fill(a, dt, ar * ac, (unsigned)(M * 3 + K + ta));
+    clrt__ref_fill(b, dt, br * bc, (unsigned)(K * 5 + N + tb));
     if (beta == 0.0)
         for (size_t i = 0; i < M * N; i++) /* never read: NaN must not leak */
             put(c0, dt, i, NAN);
     else
-        tu_fill(c0, dt, M * N, (unsigned)(M + N));
+        clrt__ref_fill(c0, dt, M * N, (unsigned)(M + N));
     operand oa, ob, oc;
     operand_make(&oa, ctx, q, dt, ar, ac, a, views & 1, -7.0);
     operand_make(&ob, ctx, q, dt, br, bc, b, views & 2, -8.0);
@@ -578,8 +578,8 @@ static void gemm_shipped_gpu_defaults(void **state)
             const size_t es = tu_dtype_size(dt);
             unsigned char *ha = malloc(n * es), *hb = malloc(n * es), *hc = malloc(n * es);
             assert_true(ha && hb && hc);
-            tu_fill(ha, dt, n, 3);
-            tu_fill(hb, dt, n, 4);
+            clrt__ref_fill(ha, dt, n, 3);
+            clrt__ref_fill(hb, dt, n, 4);
             clrt_buffer *a, *b, *c;
             TU_OK(clrt_buffer_create(&a, ctx, dt, 1, n));
             TU_OK(clrt_buffer_create(&b, ctx, dt, 1, n));
@@ -655,8 +655,8 @@ static void matmul_is_gemm(void **state)
     (void)state;
     enum { M = 9, N = 10, K = 11 };
     float a[M * K], b[K * N], c[M * N], g[M * N];
-    tu_fill(a, CLRT_FLOAT32, M * K, 1);
-    tu_fill(b, CLRT_FLOAT32, K * N, 2);
+    clrt__ref_fill(a, CLRT_FLOAT32, M * K, 1);
+    clrt__ref_fill(b, CLRT_FLOAT32, K * N, 2);
     operand oa, ob, oc, og;
     float nan[M * N];
     for (size_t i = 0; i < M * N; i++)
@@ -684,8 +684,8 @@ static void special_scalars(void **state)
     (void)state;
     enum { M = 3, N = 4, K = 5 };
     float a[M * K], b[K * N], c[M * N];
-    tu_fill(a, CLRT_FLOAT32, M * K, 3);
-    tu_fill(b, CLRT_FLOAT32, K * N, 4);
+    clrt__ref_fill(a, CLRT_FLOAT32, M * K, 3);
+    clrt__ref_fill(b, CLRT_FLOAT32, K * N, 4);
     clrt_buffer *da, *db, *dc;
     TU_OK(clrt_buffer_create(&da, fx->ctx, CLRT_FLOAT32, M, K));
     TU_OK(clrt_buffer_create(&db, fx->ctx, CLRT_FLOAT32, K, N));

@@ -39,8 +39,8 @@ static void check_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t
     size_t n = rows * cols, es = tu_dtype_size(dtype);
     unsigned char *a = malloc(n * es), *b = malloc(n * es), *c = malloc((n + 1) * es);
     assert_true(a && b && c);
-    tu_fill(a, dtype, n, (unsigned)(rows * 31 + cols));
-    tu_fill(b, dtype, n, (unsigned)(rows * 17 + cols + 5));
+    clrt__ref_fill(a, dtype, n, (unsigned)(rows * 31 + cols));
+    clrt__ref_fill(b, dtype, n, (unsigned)(rows * 17 + cols + 5));
     clrt_buffer *da = tu_padded_buffer(ctx, q, dtype, rows, cols, CANARY);
     clrt_buffer *db = tu_padded_buffer(ctx, q, dtype, rows, cols, CANARY);
     clrt_buffer *dc = in_place == C_IS_A ? da
@@ -80,8 +80,8 @@ static void check_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, siz
     size_t es = tu_dtype_size(dtype);
     unsigned char *a = malloc(M * K * es), *b = malloc(K * N * es), *c = malloc(M * N * es);
     assert_true(a && b && c);
-    tu_fill(a, dtype, M * K, (unsigned)(M * 7 + K));
-    tu_fill(b, dtype, K * N, (unsigned)(K * 13 + N));
+    clrt__ref_fill(a, dtype, M * K, (unsigned)(M * 7 + K));
+    clrt__ref_fill(b, dtype, K * N, (unsigned)(K * 13 + N));
     clrt_buffer *da = tu_padded_buffer(ctx, q, dtype, M, K, CANARY);
     clrt_buffer *db = tu_padded_buffer(ctx, q, dtype, K, N, CANARY);
     clrt_buffer *dc = tu_padded_buffer(ctx, q, dtype, M, N, CANARY);

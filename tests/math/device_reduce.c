@@ -242,7 +242,7 @@ static void every_op_and_axis(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, c
         const size_t M = shapes[s][0], N = shapes[s][1];
         void *a = malloc(M * N * tu_dtype_size(dt));
         assert_non_null(a);
-        tu_fill(a, dt, M * N, (unsigned)(M * 31 + N));
+        clrt__ref_fill(a, dt, M * N, (unsigned)(M * 31 + N));
         for (int op = CLRT_REDUCE_SUM; op <= CLRT_REDUCE_MIN; op++)
             for (int axis = CLRT_ALL; axis <= CLRT_EACH_COL; axis++) {
                 check_reduce(ctx, q, dt, (clrt_reduce_op)op, (clrt_axis)axis, a, M, N, 0);
@@ -293,7 +293,7 @@ static void reduce_large(void **state)
         const size_t M = shapes[s][0], N = shapes[s][1];
         float *a = malloc(M * N * sizeof *a);
         assert_non_null(a);
-        tu_fill(a, CLRT_FLOAT32, M * N, 77);
+        clrt__ref_fill(a, CLRT_FLOAT32, M * N, 77);
         for (size_t i = 0; i < M * N; i++)
             a[i] = 0.1f + 0.0001f * a[i];
         for (int axis = CLRT_ALL; axis <= CLRT_EACH_COL; axis++) {
@@ -317,7 +317,7 @@ static void reduce_exact_integers(void **state)
         const size_t M = s < n ? shapes[s][0] : large[s - n][0], N = s < n ? shapes[s][1] : large[s - n][1];
         float *a = malloc(M * N * sizeof *a);
         assert_non_null(a);
-        tu_fill(a, CLRT_FLOAT32, M * N, (unsigned)(M + N));
+        clrt__ref_fill(a, CLRT_FLOAT32, M * N, (unsigned)(M + N));
         for (size_t i = 0; i < M * N; i++)
             a[i] = floorf(a[i] * 16.5f);
         for (int axis = CLRT_ALL; axis <= CLRT_EACH_COL; axis++)
@@ -404,7 +404,7 @@ static void check_argmax(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const 
  * some rows, a row of -inf. */
 static void argmax_data(void *a, clrt_dtype dt, size_t M, size_t N, unsigned seed)
 {
-    tu_fill(a, dt, M * N, seed);
+    clrt__ref_fill(a, dt, M * N, seed);
     for (size_t i = 0; i < M * N; i++)
         put(a, dt, i, floor(get(a, dt, i) * 3.0)); /* -3 .. 2: ties everywhere */
     for (size_t r = 0; r < M; r++) {
@@ -507,7 +507,7 @@ static void special_values(void **state)
     (void)state;
     enum { M = 6, N = 40 };
     float a[M * N];
-    tu_fill(a, CLRT_FLOAT32, M * N, 9);
+    clrt__ref_fill(a, CLRT_FLOAT32, M * N, 9);
     a[0 * N + 37] = NAN;                            /* row 0: NaN */
     a[1 * N + 3] = INFINITY;                        /* row 1: +inf */
     a[2 * N + 5] = -INFINITY;                       /* row 2: -inf */

@@ -66,7 +66,7 @@ static double *randv(size_t n, unsigned seed, clrt_dtype dt)
     double *h = malloc((n ? n : 1) * sizeof *h);
     float *f = malloc((n ? n : 1) * sizeof *f);
     assert_true(h && f);
-    tu_fill(h, CLRT_FLOAT64, n, seed);
+    clrt__ref_fill(h, CLRT_FLOAT64, n, seed);
     for (size_t i = 0; dt == CLRT_FLOAT32 && i < n; i++)
         h[i] = (double)(float)h[i];
     free(f);

@@ -44,7 +44,7 @@ static double *alloc_d(size_t n)
 static double *randv(size_t n, unsigned seed, clrt_dtype dt)
 {
     double *h = alloc_d(n);
-    tu_fill(h, CLRT_FLOAT64, n, seed);
+    clrt__ref_fill(h, CLRT_FLOAT64, n, seed);
     for (size_t i = 0; dt == CLRT_FLOAT32 && i < n; i++)
         h[i] = (double)(float)h[i];
     return h;
@@ -750,7 +750,7 @@ static void conv_threads(void **state)
             TU_OK(clrt_buffer_create(bufs[i], fx->ctx, CLRT_FLOAT32, sizes[i][0], sizes[i][1]));
             float *h = malloc(sizes[i][0] * sizes[i][1] * sizeof *h);
             assert_non_null(h);
-            tu_fill(h, CLRT_FLOAT32, sizes[i][0] * sizes[i][1], (unsigned)(100 * t + i));
+            clrt__ref_fill(h, CLRT_FLOAT32, sizes[i][0] * sizes[i][1], (unsigned)(100 * t + i));
             TU_OK(clrt_buffer_write(fx->q, *bufs[i], h, sizes[i][0] * sizes[i][1]));
             free(h);
         }

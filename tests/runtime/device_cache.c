@@ -83,8 +83,8 @@ static void run_add(void)
     TU_OK(clrt_buffer_create(&a, ctx, CLRT_FLOAT32, 3, 11));
     TU_OK(clrt_buffer_create(&b, ctx, CLRT_FLOAT32, 3, 11));
     float x[33], y[33], out[33];
-    tu_fill(x, CLRT_FLOAT32, 33, 1);
-    tu_fill(y, CLRT_FLOAT32, 33, 2);
+    clrt__ref_fill(x, CLRT_FLOAT32, 33, 1);
+    clrt__ref_fill(y, CLRT_FLOAT32, 33, 2);
     TU_OK(clrt_buffer_write(q, a, x, 33));
     TU_OK(clrt_buffer_write(q, b, y, 33));
     TU_OK(clrt_add(q, b, a, b));

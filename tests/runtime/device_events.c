@@ -26,7 +26,7 @@ static float *random_floats(size_t count, unsigned seed)
 {
     float *p = malloc(count * sizeof *p);
     assert_non_null(p);
-    tu_fill(p, CLRT_FLOAT32, count, seed);
+    clrt__ref_fill(p, CLRT_FLOAT32, count, seed);
     return p;
 }
 
@@ -532,8 +532,8 @@ static void *work(void *arg)
     float *ha = malloc(M * K * sizeof(float)), *hb = malloc(K * N * sizeof(float)), *hc = malloc(M * N * sizeof(float));
     int s = ha && hb && hc ? CLRT_OK : CLRT_ENOMEM;
     if (s == CLRT_OK) {
-        tu_fill(ha, CLRT_FLOAT32, M * K, w->seed);
-        tu_fill(hb, CLRT_FLOAT32, K * N, w->seed + 100);
+        clrt__ref_fill(ha, CLRT_FLOAT32, M * K, w->seed);
+        clrt__ref_fill(hb, CLRT_FLOAT32, K * N, w->seed + 100);
     }
     int done = 0;
     for (int round = 0; s == CLRT_OK && round < 4; round++) {

@@ -83,8 +83,8 @@ static void run_ops(void)
     TU_OK(clrt_buffer_create(&b, ctx, CLRT_FLOAT32, K, N));
     TU_OK(clrt_buffer_create(&c, ctx, CLRT_FLOAT32, M, N));
     float x[M * K], y[K * N], z[M * N];
-    tu_fill(x, CLRT_FLOAT32, M * K, 1);
-    tu_fill(y, CLRT_FLOAT32, K * N, 2);
+    clrt__ref_fill(x, CLRT_FLOAT32, M * K, 1);
+    clrt__ref_fill(y, CLRT_FLOAT32, K * N, 2);
     TU_OK(clrt_buffer_write(q, a, x, M * K));
     TU_OK(clrt_buffer_write(q, b, y, K * N));
     TU_OK(clrt_matmul(q, c, a, b));

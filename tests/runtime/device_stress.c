@@ -65,8 +65,8 @@ static void run_op(worker *w, clrt_context *ctx, clrt_queue *q, unsigned *rng, i
     /* recorded, not asserted: cmocka's asserts are not thread-safe */
     int have_host = ok(w, a && b && c ? CLRT_OK : CLRT_ENOMEM, CLRT_OK, "host buffers");
     if (have_host) {
-        tu_fill(a, dtype, M * K, next(rng));
-        tu_fill(b, dtype, BR * N, next(rng));
+        clrt__ref_fill(a, dtype, M * K, next(rng));
+        clrt__ref_fill(b, dtype, BR * N, next(rng));
     }
     clrt_buffer *da = NULL, *db = NULL, *dc = NULL;
     clrt_buffer **dst = in_place == 1 ? &da : in_place == 2 ? &db : &dc; /* the sum's buffer, once made */

@@ -44,8 +44,8 @@ static void *worker(void *arg)
     if (!a || !b || !c || !s) {
         record(j, CLRT_ENOMEM, "host buffers"); /* no cmocka asserts off the main thread */
     } else {
-        tu_fill(a, CLRT_FLOAT32, M * K, (unsigned)j->id);
-        tu_fill(b, CLRT_FLOAT32, K * N, (unsigned)j->id + 100);
+        clrt__ref_fill(a, CLRT_FLOAT32, M * K, (unsigned)j->id);
+        clrt__ref_fill(b, CLRT_FLOAT32, K * N, (unsigned)j->id + 100);
     }
 
     for (int r = 0; r < j->rounds && j->status == CLRT_OK; r++) {

@@ -109,8 +109,8 @@ static void check_result(bench_result *x, const bench_case *c, const void *ha, c
                          const char *params)
 {
     if (c->op == BENCH_MATMUL) {
-        x->wrong = bench_check_gemm(c->dbl, c->ta, c->tb, ha, hb, out, c->m, c->n, c->k, BENCH_CHECK_ROWS,
-                                    &x->checked);
+        x->wrong = clrt__ref_gemm_wrong(c->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, c->ta, c->tb, ha, hb, out, c->m, c->n,
+                                        c->k, BENCH_CHECK_ROWS, &x->checked, NULL);
     } else if (c->op == BENCH_ADD) {
         x->wrong = bench_check_add(c->dbl, ha, hb, out, c->n);
         x->checked = c->n;
@@ -178,9 +178,9 @@ static void copy_check(bench_result *x, clrt_queue *q, clrt_buffer *dst, const b
  * several times and the tie rule (the first column) is checked. */
 static void make_inputs(const bench_case *c, void *ha, size_t na, void *hb, size_t nb)
 {
-    bench_fill(ha, c->dbl, na, 1);
+    clrt__ref_fill(ha, c->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, na, 1);
     if (nb)
-        bench_fill(hb, c->dbl, nb, 2);
+        clrt__ref_fill(hb, c->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, nb, 2);
     for (size_t i = 0; i < na && (c->op == BENCH_SIGMOID || c->op == BENCH_ARGMAX); i++) {
         double v = c->dbl ? ((double *)ha)[i] : ((float *)ha)[i];
         v = c->op == BENCH_SIGMOID ? 8 * v : floor(v * 64) / 64;
@@ -298,8 +298,8 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         nb_host = malloc(nbc.k * nbc.n * es);
         with_nb = na_host && nb_host;
         if (with_nb) {
-            bench_fill(na_host, dbl, nbc.m * nbc.k, 3);
-            bench_fill(nb_host, dbl, nbc.k * nbc.n, 4);
+            clrt__ref_fill(na_host, dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, nbc.m * nbc.k, 3);
+            clrt__ref_fill(nb_host, dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, nbc.k * nbc.n, 4);
             with_nb = bench_bufs_make(&dn, s->ctx, s->q, &nbc, na_host, nb_host, 0, 0, why, sizeof why) == CLRT_OK;
         }
     }

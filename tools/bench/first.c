@@ -60,8 +60,8 @@ int bench_first_child(const bench_opts *o, double t_main)
         return 1;
     }
     double t_fill0 = bench_now();
-    bench_fill(ha, o->child_dbl, n * n, 1);
-    bench_fill(hb, o->child_dbl, n * n, 2);
+    clrt__ref_fill(ha, dt, n * n, 1);
+    clrt__ref_fill(hb, dt, n * n, 2);
     double t_ctx0 = bench_now();
     /* The ICD loader opens every registered driver at the first OpenCL call,
      * whoever makes it; timed apart so the report can tell it from clrt. */
@@ -79,7 +79,7 @@ int bench_first_child(const bench_opts *o, double t_main)
     if (st == CLRT_OK)
         st = matmul_steps(ctx, q, dt, n, ha, hb, hc, first);
     if (st == CLRT_OK)
-        wrong = bench_check_matmul(o->child_dbl, ha, hb, hc, n, n, n, BENCH_CHECK_ROWS, &checked);
+        wrong = clrt__ref_gemm_wrong(dt, 0, 0, ha, hb, hc, n, n, n, BENCH_CHECK_ROWS, &checked, NULL);
     /* The same steps again on the now warm context: what a matmul from host
      * arrays costs once nothing is first any more (the fastest of a few). */
     for (int r = 0; r < AGAIN_RUNS && st == CLRT_OK; r++) {

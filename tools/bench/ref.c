@@ -244,58 +244,6 @@ void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c)
 
 /* ---- inputs and checks */
 
-void bench_fill(void *data, int dbl, size_t count, unsigned seed)
-{
-    uint64_t s = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)seed * 0x100000001b3ULL);
-    for (size_t i = 0; i < count; i++) {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        double v = (double)(s >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-        if (dbl)
-            ((double *)data)[i] = v;
-        else
-            ((float *)data)[i] = (float)v;
-    }
-}
-
-static double get(const void *p, int dbl, size_t i)
-{
-    return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-
-size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
-                          size_t K, size_t max_rows, size_t *checked)
-{
-    return bench_check_gemm(dbl, 0, 0, a, b, c, M, N, K, max_rows, checked);
-}
-
-size_t bench_check_gemm(int dbl, int ta, int tb, const void *a, const void *b, const void *c, size_t M, size_t N,
-                        size_t K, size_t max_rows, size_t *checked)
-{
-    const double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
-    size_t rows = M < max_rows ? M : max_rows, wrong = 0, count = 0;
-    for (size_t r = 0; r < rows; r++) {
-        size_t i = rows == 1 ? 0 : r * (M - 1) / (rows - 1);
-        for (size_t j = 0; j < N; j++) {
-            double ref = 0, abs_ref = 0;
-            for (size_t k = 0; k < K; k++) {
-                double x = get(a, dbl, ta ? k * M + i : i * K + k), y = get(b, dbl, tb ? j * K + k : k * N + j);
-                ref += x * y;
-                abs_ref += fabs(x * y);
-            }
-            double got = get(c, dbl, i * N + j);
-            double bound = 2.0 * (double)K * eps * abs_ref + 1e-30;
-            if (!(fabs(got - ref) <= bound))
-                wrong++;
-            count++;
-        }
-    }
-    if (checked)
-        *checked = count;
-    return wrong;
-}
-
 size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n)
 {
     size_t wrong = 0;

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "hostref/ref.h"
+
 /* ---- OpenBLAS (CLRT_BENCH_OPENBLAS at build time) */
 int bench_have_openblas(void);
 /* The core OpenBLAS picked (openblas_get_corename), its thread count and
@@ -43,20 +45,11 @@ void bench_host_share(size_t n, size_t align, int w, int threads, size_t *lo, si
 void bench_host_add(int dbl, size_t n, const void *a, const void *b, void *c);
 
 /* ---- inputs and checks */
-/* Reproducible values in [-1, 1). */
-void bench_fill(void *data, int dbl, size_t count, unsigned seed);
-/* Compare up to max_rows rows of c spread over M (all N columns; max_rows
- * >= M: every row) with a product in double, within the dot-product error
- * bound 2 K eps |a||b| (+ a tiny absolute term). Returns the number of wrong
- * elements; *checked (when given) gets the number compared. The bench checks
- * BENCH_CHECK_ROWS rows of each result (large cases would take longer to
- * check than to time); the tuner checks every row of its small shapes. */
+/* Inputs and products come from the host reference (hostref/ref.h), which
+ * the library's tuner and the tests use too; the bench checks
+ * BENCH_CHECK_ROWS rows of each product (large cases would take longer to
+ * check than to time). */
 enum { BENCH_CHECK_ROWS = 16 };
-size_t bench_check_matmul(int dbl, const void *a, const void *b, const void *c, size_t M, size_t N,
-                          size_t K, size_t max_rows, size_t *checked);
-/* The same for c = op(a) op(b) (layouts as bench_host_gemm). */
-size_t bench_check_gemm(int dbl, int ta, int tb, const void *a, const void *b, const void *c, size_t M, size_t N,
-                        size_t K, size_t max_rows, size_t *checked);
 /* c == a + b exactly (one IEEE rounding on both sides). Wrong elements. */
 size_t bench_check_add(int dbl, const void *a, const void *b, const void *c, size_t n);
 
