@@ -30,7 +30,7 @@ for spec in ${SIZES:-4:4000 64:8192 256:8192}; do
         "$build/tools/clrt-train" --limit "$n" --epochs 1 --batch "$b" --print-every 1000000 --test-limit 1 \
             --no-progress --json "$tmp/j" >/dev/null
         sed -n 's/.*"images_per_s": \([0-9.]*\).*/\1/p' "$tmp/j" >>"$tmp/c"
-        OPENBLAS_NUM_THREADS=1 "$py" "$(dirname "$0")/train_torch.py" --limit "$n" --epochs 1 --batch "$b" \
+        OPENBLAS_NUM_THREADS=1 "$py" "$(dirname "$0")/torch_reference.py" --limit "$n" --epochs 1 --batch "$b" \
             --print-every 1000000 --test-limit 1 --threads "${TORCH_THREADS:-2}" | sed -n 's/^images\/s: \([0-9.]*\).*/\1/p' >>"$tmp/t"
         i=$((i + 1))
     done
@@ -47,7 +47,7 @@ i=0
 while [ $i -lt "$reps" ]; do
     "$build/tools/clrt-train" --predict "$tmp/w" --json "$tmp/j" >/dev/null 2>&1
     sed -n 's/.*"images_per_s": \([0-9.]*\).*/\1/p' "$tmp/j" >>"$tmp/c"
-    OPENBLAS_NUM_THREADS=1 "$py" "$(dirname "$0")/train_torch.py" --limit 256 --epochs 1 --batch 256 \
+    OPENBLAS_NUM_THREADS=1 "$py" "$(dirname "$0")/torch_reference.py" --limit 256 --epochs 1 --batch 256 \
         --print-every 1000000 --threads "${TORCH_THREADS:-2}" | sed -n 's/^inference images\/s: \([0-9.]*\).*/\1/p' >>"$tmp/t"
     i=$((i + 1))
 done
