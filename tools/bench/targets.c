@@ -195,10 +195,11 @@ static void product_targets(const bench_report *r, size_t d, const bench_case *c
     openblas_target(r, d, c, fn, arg);
     clblast_target(d, c, fn, arg);
     if (c->ab_ratio > 0)
-        variant_target(d, c, "alpha/beta", c->ab_ratio, 0.97, "alpha 1.5 beta 0.5 over alpha 1 beta 0, side by side", fn,
-                       arg);
+        variant_target(d, c, "alpha/beta", c->ab_ratio, 0.97,
+                       "alpha 1.5 beta 0.5 over alpha 1 beta 0, side by side", fn, arg);
     if (c->view_ratio > 0)
-        variant_target(d, c, "on views", c->view_ratio, 0.95, "operands windows of larger buffers, side by side", fn, arg);
+        variant_target(d, c, "on views", c->view_ratio, 0.95, "operands windows of larger buffers, side by side",
+                       fn, arg);
 }
 
 /* An odd size against its round neighbour: measured side by side with it,
@@ -295,7 +296,8 @@ static void first_call_targets(const bench_device *dev, size_t d, target_fn fn, 
             continue;
         target t = new_target(d, p->overhead * 1e3, 50);
         t.upper = 1;
-        snprintf(t.name, sizeof t.name, "new process first matmul %s %zu, ms over it warm", bench_dtype_name(dbl), p->n);
+        snprintf(t.name, sizeof t.name, "new process first matmul %s %zu, ms over it warm", bench_dtype_name(dbl),
+                 p->n);
         char raw[96] = "";
         if (dev->raw_first.binary_measured)
             snprintf(raw, sizeof raw, "; a raw OpenCL one-line kernel %.1f ms (source), %.1f (binary)",

@@ -54,10 +54,11 @@ int train_idx_read(const char *path, unsigned dims, train_idx *out, char *err, s
     else if (got < hlen)
         st = train_path_error(err, errcap, path, "truncated: %zu bytes, shorter than an IDX header", got);
     else if (head[0] != 0 || head[1] != 0 || head[2] != 0x08 || head[3] != dims)
-        st = train_path_error(err, errcap, path,
-                  "wrong magic %02x%02x%02x%02x: not an IDX file of unsigned bytes with %u dimension%s (%s)", head[0],
-                  head[1], head[2], head[3], dims, dims == 1 ? "" : "s",
-                  dims == 1 ? "expected 00000801, labels" : "expected 00000803, images");
+        st = train_path_error(
+            err, errcap, path,
+            "wrong magic %02x%02x%02x%02x: not an IDX file of unsigned bytes with %u dimension%s (%s)", head[0],
+            head[1], head[2], head[3], dims, dims == 1 ? "" : "s",
+            dims == 1 ? "expected 00000801, labels" : "expected 00000803, images");
     size_t total = 1;
     for (unsigned d = 0; st == 0 && d < dims; d++) {
         uint32_t n = be32(head + 4 + 4 * d);
@@ -81,8 +82,9 @@ int train_idx_read(const char *path, unsigned dims, train_idx *out, char *err, s
         if (zerr)
             st = train_path_error(err, errcap, path, "corrupt gzip data (%s)", zerr);
         else if (got < total)
-            st = train_path_error(err, errcap, path, "truncated: the header promises %zu %s (%zu bytes of data), the file holds %zu",
-                      out->count, dims == 3 ? "images" : "labels", total, got);
+            st = train_path_error(err, errcap, path,
+                                  "truncated: the header promises %zu %s (%zu bytes of data), the file holds %zu",
+                                  out->count, dims == 3 ? "images" : "labels", total, got);
     }
     if (st == 0) {
         uint8_t extra;
@@ -91,7 +93,7 @@ int train_idx_read(const char *path, unsigned dims, train_idx *out, char *err, s
             st = train_path_error(err, errcap, path, "corrupt gzip data (%s)", zerr);
         else if (got)
             st = train_path_error(err, errcap, path, "more data than the header's %zu %s: not one IDX file", out->count,
-                      dims == 3 ? "images" : "labels");
+                                  dims == 3 ? "images" : "labels");
     }
     gzclose(f);
     if (st)

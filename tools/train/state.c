@@ -238,12 +238,13 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
     uint32_t version = get_u32(i);
     if (!i->short_ && version != TRAIN_STATE_VERSION)
         return train_path_error(err, errcap, path, "state file version %u; this clrt-train reads version %u", version,
-                    TRAIN_STATE_VERSION);
+                                TRAIN_STATE_VERSION);
     uint32_t slen = get_u32(i);
     const unsigned char *sig = i->short_ || slen > 4096 ? NULL : take(i, slen);
     if (!i->short_ && (!sig || slen != strlen(TRAIN_NET_SIGNATURE) || memcmp(sig, TRAIN_NET_SIGNATURE, slen)))
         return train_path_error(err, errcap, path, "saved from another network (%.*s); clrt-train's is %s",
-                    sig ? (int)(slen > 120 ? 120 : slen) : 0, sig ? (const char *)sig : "", TRAIN_NET_SIGNATURE);
+                                sig ? (int)(slen > 120 ? 120 : slen) : 0, sig ? (const char *)sig : "",
+                                TRAIN_NET_SIGNATURE);
     uint32_t dt = get_u32(i);
     if (!i->short_ && dt != CLRT_FLOAT32 && dt != CLRT_FLOAT64)
         return train_path_error(err, errcap, path, "unknown dtype %u", dt);
@@ -263,7 +264,7 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
         uint32_t fr = get_u32(i), fc = get_u32(i);
         if (!i->short_ && (fr != r || fc != c))
             return train_path_error(err, errcap, path, "%s is %ux%u; the network's is %zux%zu (another network)",
-                        train_net_tensor_name(t), fr, fc, r, c);
+                                    train_net_tensor_name(t), fr, fc, r, c);
     }
     if (i->short_)
         return train_path_error(err, errcap, path, "truncated (%zu bytes)", i->len);
@@ -272,7 +273,7 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
         need += 2 * tensor_count(t) * esize(s->dt);
     if (i->len - i->at != need + 8)
         return train_path_error(err, errcap, path, "%s: %zu bytes of tensors, expected %zu",
-                    i->len - i->at < need + 8 ? "truncated" : "corrupt", i->len - i->at, need + 8);
+                                i->len - i->at < need + 8 ? "truncated" : "corrupt", i->len - i->at, need + 8);
     uint64_t want = fnv1a(i->p, i->len - 8);
     for (int t = 0; t < TRAIN_TENSORS; t++) {
         s->param[t] = malloc(tensor_count(t) * esize(s->dt));
@@ -288,7 +289,8 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
         return train_path_error(err, errcap, path, "corrupt: its checksum does not match its contents");
     if (s->batch == 0 || s->ntrain == 0 || s->index * s->batch >= s->ntrain + s->batch)
         return train_path_error(err, errcap, path, "corrupt: position %llu of a run of batch %llu over %llu images",
-                    (unsigned long long)s->index, (unsigned long long)s->batch, (unsigned long long)s->ntrain);
+                                (unsigned long long)s->index, (unsigned long long)s->batch,
+                                (unsigned long long)s->ntrain);
     return 0;
 }
 
