@@ -97,16 +97,10 @@ static int fail(char *why, size_t cap, int rc, const char *text, size_t line)
     return rc;
 }
 
-int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info, const clrt__device_facts *facts,
-                      clrt__tuned_set *out, char *why, size_t cap)
+/* The checksum line, the last non-empty one, against the hash of every
+ * byte before it; *body: where it starts (the lines it covers end there). */
+static int check_sum(const char *text, size_t len, size_t *body, char *why, size_t cap)
 {
-    memset(out, 0, sizeof *out);
-    if (len > CLRT__TUNED_MAX_FILE)
-        return fail(why, cap, -1, "larger than a tuned file can be", 0);
-    if (memchr(text, '\0', len))
-        return fail(why, cap, -1, "binary data (a NUL byte)", 0);
-
-    /* the checksum line: the last non-empty line */
     size_t end = len;
     while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' '))
         end--;
@@ -119,111 +113,147 @@ int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info
         return fail(why, cap, -1, "no checksum line at the end (truncated?)", 0);
     memcpy(hex, text + start + 6, hlen - 6);
     hex[hlen - 6] = '\0';
-    uint64_t want = 0;
     if (strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16)
         return fail(why, cap, -1, "malformed checksum line", 0);
-    want = strtoull(hex, NULL, 16);
+    const uint64_t want = strtoull(hex, NULL, 16);
     if (clrt__hash(CLRT_HASH_INIT, text, start) != want)
         return fail(why, cap, -1, "checksum mismatch (the file was damaged or edited)", 0);
+    *body = start;
+    return 0;
+}
 
+/* The next line of *rest (cut there, without its '\r'), *rest moved past
+ * it (NULL after the last one). */
+static char *next_line(char **rest)
+{
+    char *line = *rest;
+    char *nl = strchr(line, '\n');
+    if (nl) {
+        *nl = '\0';
+        *rest = nl + 1;
+    } else {
+        *rest = NULL;
+    }
+    size_t ll = strlen(line);
+    if (ll && line[ll - 1] == '\r')
+        line[--ll] = '\0';
+    return line;
+}
+
+/* Key line `state` (1..4: clrt, platform, device, driver) against the
+ * device's (key: its key lines); 0, -1 (malformed) or -2 (another device's). */
+static int check_key_line(const char *line, int state, const char *key, size_t lineno, char *why, size_t cap)
+{
+    static const char *const key_names[4] = {"clrt", "platform", "device", "driver"};
+    const char *name = key_names[state - 1];
+    size_t nlen = strlen(name);
+    if (strncmp(line, name, nlen) != 0 || line[nlen] != ' ') {
+        char msg[200];
+        snprintf(msg, sizeof msg, "expected the '%s' line", name);
+        return fail(why, cap, -1, msg, lineno);
+    }
+    /* this line must equal the device's */
+    const char *k = key;
+    for (int i = 1; i < state; i++)
+        k = strchr(k, '\n') + 1;
+    size_t klen = strcspn(k, "\n");
+    if (strlen(line) != klen || strncmp(line, k, klen) != 0) {
+        snprintf(why, cap, "written for another %s: '%.80s', this is '%.*s'",
+                 state == 1 ? "clrt version" : state == 3 ? "device" : name, line + nlen + 1,
+                 (int)(klen - nlen - 1 > 80 ? 80 : klen - nlen - 1), k + nlen + 1);
+        return -2;
+    }
+    return 0;
+}
+
+/* An entry, "<op> <dtype> key=value ...", into out: a known kernel and
+ * dtype the device has, once, with parameters the kernel and device take. */
+static int parse_entry(char *line, size_t lineno, const clrt_device_info *info, const clrt__device_facts *facts,
+                       clrt__tuned_set *out, char *why, size_t cap)
+{
+    char msg[200];
+    char *sp1 = strchr(line, ' ');
+    char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+    if (!sp1 || !sp2)
+        return fail(why, cap, -1, "expected '<op> <dtype> key=value ...'", lineno);
+    *sp1 = *sp2 = '\0';
+    int op = clrt__kernel_find(line), dt = -1;
+    for (int i = 1; i <= NDTYPES; i++)
+        if (strcmp(sp1 + 1, clrt__dtype_word(i)) == 0)
+            dt = i;
+    const clrt__kernel_def *def = clrt__kernel_at(op);
+    if (!def || dt < 0 || !clrt__kernel_takes(def, dt)) {
+        snprintf(msg, sizeof msg, "unknown operation or dtype '%.30s %.30s'", line, sp1 + 1);
+        return fail(why, cap, -1, msg, lineno);
+    }
+    if (dt == CLRT_FLOAT64 && !info->has_fp64)
+        return fail(why, cap, -1, "a float64 entry for a device without fp64", lineno);
+    size_t elem = clrt__dtype_size(dt);
+    clrt__tuned_entry *e = &out->e[op][dt - 1];
+    if (e->have)
+        return fail(why, cap, -1, "the same operation and dtype twice", lineno);
+    def->defaults(facts, elem, &e->p);
+    char fwhy[160];
+    if (clrt__params_parse(def, sp2 + 1, &e->p, fwhy, sizeof fwhy) != 0 ||
+        clrt__params_check(def, facts, elem, &e->p, fwhy, sizeof fwhy) != 0) {
+        snprintf(msg, sizeof msg, "%s %s: %s", def->name, clrt__dtype_word(dt), fwhy);
+        return fail(why, cap, -1, msg, lineno);
+    }
+    e->have = 1;
+    return 0;
+}
+
+/* The lines before the checksum (body, which this cuts into lines): the
+ * magic line, the device's key lines, then entries. */
+static int parse_lines(char *body, const clrt_device_info *info, const clrt__device_facts *facts,
+                       clrt__tuned_set *out, char *why, size_t cap)
+{
+    char key[1200];
+    key_lines(info, key, sizeof key);
+    int rc = 0, state = 0; /* 0: want magic, 1..4: want key lines, 5: entries */
+    size_t lineno = 0;
+    char *rest = body;
+    while (rc == 0 && rest && *rest) {
+        char *line = next_line(&rest);
+        lineno++;
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        if (state == 0) {
+            if (strcmp(line, "CLRT-TUNED 1") != 0)
+                rc = fail(why, cap, -1, "not a clrt tuned-parameter file (no 'CLRT-TUNED 1' line)", lineno);
+            state = 1;
+        } else if (state <= 4) {
+            rc = check_key_line(line, state, key, lineno, why, cap);
+            state++;
+        } else {
+            rc = parse_entry(line, lineno, info, facts, out, why, cap);
+        }
+    }
+    if (rc == 0 && state < 5)
+        rc = fail(why, cap, -1, "incomplete header", 0);
+    return rc;
+}
+
+int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info, const clrt__device_facts *facts,
+                      clrt__tuned_set *out, char *why, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    if (len > CLRT__TUNED_MAX_FILE)
+        return fail(why, cap, -1, "larger than a tuned file can be", 0);
+    if (memchr(text, '\0', len))
+        return fail(why, cap, -1, "binary data (a NUL byte)", 0);
+    size_t start;
+    int rc = check_sum(text, len, &start, why, cap);
+    if (rc != 0)
+        return rc;
     /* line by line, up to the checksum */
     char *copy = malloc(start + 1);
     if (!copy)
         return fail(why, cap, -1, "out of memory", 0);
     memcpy(copy, text, start);
     copy[start] = '\0';
-    char key[1200];
-    key_lines(info, key, sizeof key);
-    char msg[200];
-    int rc = 0, state = 0; /* 0: want magic, 1..4: want key lines, 5: entries */
-    const char *key_names[4] = {"clrt", "platform", "device", "driver"};
-    size_t lineno = 0;
-    char *save = copy;
-    while (rc == 0 && save && *save) {
-        char *line = save;
-        char *nl = strchr(line, '\n');
-        if (nl) {
-            *nl = '\0';
-            save = nl + 1;
-        } else {
-            save = NULL;
-        }
-        lineno++;
-        size_t ll = strlen(line);
-        if (ll && line[ll - 1] == '\r')
-            line[--ll] = '\0';
-        if (ll == 0 || line[0] == '#')
-            continue;
-        if (state == 0) {
-            if (strcmp(line, "CLRT-TUNED 1") != 0)
-                rc = fail(why, cap, -1, "not a clrt tuned-parameter file (no 'CLRT-TUNED 1' line)", lineno);
-            state = 1;
-            continue;
-        }
-        if (state <= 4) {
-            const char *name = key_names[state - 1];
-            size_t nlen = strlen(name);
-            if (strncmp(line, name, nlen) != 0 || line[nlen] != ' ') {
-                snprintf(msg, sizeof msg, "expected the '%s' line", name);
-                rc = fail(why, cap, -1, msg, lineno);
-                break;
-            }
-            /* this line must equal the device's */
-            const char *k = key;
-            for (int i = 1; i < state; i++)
-                k = strchr(k, '\n') + 1;
-            size_t klen = strcspn(k, "\n");
-            if (strlen(line) != klen || strncmp(line, k, klen) != 0) {
-                snprintf(why, cap, "written for another %s: '%.80s', this is '%.*s'",
-                         state == 1 ? "clrt version" : state == 3 ? "device" : name, line + nlen + 1,
-                         (int)(klen - nlen - 1 > 80 ? 80 : klen - nlen - 1), k + nlen + 1);
-                rc = -2;
-                break;
-            }
-            state++;
-            continue;
-        }
-        /* entry: <op> <dtype> key=value ... */
-        char *sp1 = strchr(line, ' ');
-        char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-        if (!sp1 || !sp2) {
-            rc = fail(why, cap, -1, "expected '<op> <dtype> key=value ...'", lineno);
-            break;
-        }
-        *sp1 = *sp2 = '\0';
-        int op = clrt__kernel_find(line), dt = -1;
-        for (int i = 1; i <= NDTYPES; i++)
-            if (strcmp(sp1 + 1, clrt__dtype_word(i)) == 0)
-                dt = i;
-        const clrt__kernel_def *def = clrt__kernel_at(op);
-        if (!def || dt < 0 || !clrt__kernel_takes(def, dt)) {
-            snprintf(msg, sizeof msg, "unknown operation or dtype '%.30s %.30s'", line, sp1 + 1);
-            rc = fail(why, cap, -1, msg, lineno);
-            break;
-        }
-        if (dt == CLRT_FLOAT64 && !info->has_fp64) {
-            rc = fail(why, cap, -1, "a float64 entry for a device without fp64", lineno);
-            break;
-        }
-        size_t elem = clrt__dtype_size(dt);
-        clrt__tuned_entry *e = &out->e[op][dt - 1];
-        if (e->have) {
-            rc = fail(why, cap, -1, "the same operation and dtype twice", lineno);
-            break;
-        }
-        def->defaults(facts, elem, &e->p);
-        char fwhy[160];
-        if (clrt__params_parse(def, sp2 + 1, &e->p, fwhy, sizeof fwhy) != 0 ||
-            clrt__params_check(def, facts, elem, &e->p, fwhy, sizeof fwhy) != 0) {
-            snprintf(msg, sizeof msg, "%s %s: %s", def->name, clrt__dtype_word(dt), fwhy);
-            rc = fail(why, cap, -1, msg, lineno);
-            break;
-        }
-        e->have = 1;
-    }
+    rc = parse_lines(copy, info, facts, out, why, cap);
     free(copy);
-    if (rc == 0 && state < 5)
-        rc = fail(why, cap, -1, "incomplete header", 0);
     if (rc != 0)
         memset(out, 0, sizeof *out);
     return rc;

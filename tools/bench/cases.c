@@ -200,17 +200,36 @@ static size_t round64(size_t v)
     return r ? r : 64;
 }
 
-/* One (device, op, dtype, shape): every implementation, interleaved. A
- * matmul whose sizes are not multiples of 64 is also timed side by side
- * with its round neighbour (1000 and 1031 with 1024; K = 1 stays 1).
- * Reductions and transposes are timed side by side with clrt_copy of their
- * input, the device's copy bandwidth. */
-void bench_run_case(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int op, int dbl,
-                    bench_shape shape)
+/* Everything one case times, side by side: the host's data, each
+ * implementation's buffers and run, and the timing's slots. */
+enum { SLOTS = IMPL_KINDS + 3 }; /* every kind, and clrt at the round neighbour, with alpha/beta, on views */
+
+typedef struct case_run {
+    bench_case *c;
+    const bench_opts *opts;
+    bench_session *s;
+    char label[96];
+    size_t es, nb;             /* element size; elements of b (axpby's y) */
+    void *ha, *hb;             /* the inputs */
+    void *hc, *hout;           /* the host's output; the read-back scratch */
+    int with_default, with_clb, with_host, host_kind, with_copy;
+    int with_nb, with_ab, with_view;
+    bench_case nbc;            /* a matmul's round neighbour (round64 of each size) */
+    void *na_host, *nb_host;   /* its inputs */
+    bench_bufs d, dd, dn, dab, dv;
+    bench_dev_run rc, rd, rn, rab, rv, rcp;
+    host_run rh;
+    clb_run rb;
+    bench_impl impls[SLOTS];
+    int kinds[SLOTS], n;       /* kinds[i]: the result it fills, or -1 (a side-by-side of clrt) */
+    int nb_at, ab_at, view_at; /* their slots, or -1 */
+    double rounds[SLOTS][BENCH_MAX_ROUNDS];
+} case_run;
+
+/* The case's op and sizes: a product's M, N, K and transposes; the others
+ * an element count, run as 1 x count or a near-square matrix of it. */
+static void describe(bench_case *c, size_t dev_index, int op, int dbl, bench_shape shape)
 {
-    bench_case *c = bench_report_add(report);
-    if (!c)
-        return;
     c->device = dev_index;
     c->op = op;
     c->dbl = dbl;
@@ -228,164 +247,204 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
         if (bench_op_matrix(op))
             bench_matrix_shape(shape.n, &c->m, &c->n);
     }
-    char label[96];
-    if (op == BENCH_MATMUL)
-        snprintf(label, sizeof label, "device %zu matmul %s %zux%zux%zu %c%c", s->info.index, bench_dtype_name(dbl),
+}
+
+/* The progress line's name of the case. */
+static void make_label(case_run *r)
+{
+    const bench_case *c = r->c;
+    const size_t dev = r->s->info.index;
+    if (c->op == BENCH_MATMUL)
+        snprintf(r->label, sizeof r->label, "device %zu matmul %s %zux%zux%zu %c%c", dev, bench_dtype_name(c->dbl),
                  c->m, c->n, c->k, c->ta ? 'T' : 'N', c->tb ? 'T' : 'N');
     else if (c->m > 1)
-        snprintf(label, sizeof label, "device %zu %s %s %zux%zu", s->info.index, bench_op_name(op),
-                 bench_dtype_name(dbl), c->m, c->n);
+        snprintf(r->label, sizeof r->label, "device %zu %s %s %zux%zu", dev, bench_op_name(c->op),
+                 bench_dtype_name(c->dbl), c->m, c->n);
     else
-        snprintf(label, sizeof label, "device %zu %s %s %zu", s->info.index, bench_op_name(op), bench_dtype_name(dbl),
-                 c->n);
-    bench_progress("%s", label);
+        snprintf(r->label, sizeof r->label, "device %zu %s %s %zu", dev, bench_op_name(c->op),
+                 bench_dtype_name(c->dbl), c->n);
+}
 
-    const size_t es = dbl ? 8 : 4;
+/* The host's inputs, its output and the scratch; -1, noted in clrt's
+ * result, when there is no memory for them. */
+static int alloc_host(case_run *r)
+{
+    const bench_case *c = r->c;
+    r->es = c->dbl ? 8 : 4;
     const bench_shapes sh = bench_shapes_of(c);
     const size_t na = sh.ar * sh.ac, nb = sh.br * sh.bc, nc = sh.cr * sh.cc;
     /* the host's output: axpby's is y, updated in place */
-    const size_t nh = op == BENCH_AXPBY ? nb : nc;
+    const size_t nh = c->op == BENCH_AXPBY ? nb : nc;
     size_t nout = na > nb ? na : nb; /* read-back scratch: any output, or the copy of a */
     nout = nout > nc ? nout : nc;
-    void *ha = malloc(na * es), *hb = malloc((nb ? nb : 1) * es), *hc = malloc((nh ? nh : 1) * es),
-         *hout = malloc(nout * es);
-    if (!ha || !hb || !hc || !hout) {
-        c->r[IMPL_CLRT].present = c->r[IMPL_CLRT].failed = 1;
-        snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "out of host memory");
-        goto done;
+    r->nb = nb;
+    r->ha = malloc(na * r->es);
+    r->hb = malloc((nb ? nb : 1) * r->es);
+    r->hc = malloc((nh ? nh : 1) * r->es);
+    r->hout = malloc(nout * r->es);
+    if (!r->ha || !r->hb || !r->hc || !r->hout) {
+        bench_result *x = &r->c->r[IMPL_CLRT];
+        x->present = x->failed = 1;
+        snprintf(x->note, sizeof x->note, "out of host memory");
+        return -1;
     }
-    make_inputs(c, ha, na, hb, nb);
-    if (op == BENCH_AXPBY)
-        memcpy(hc, hb, nb * es);
+    make_inputs(c, r->ha, na, r->hb, nb);
+    if (c->op == BENCH_AXPBY)
+        memcpy(r->hc, r->hb, nb * r->es);
+    return 0;
+}
 
-    if (opts->first) {
-        bench_progress("%s: first call on a fresh context", label);
-        c->first_s = first_call(s, c, ha, hb);
-    }
-
-    bench_resolve(s->ctx, op, dbl, NULL);
-    c->tuned = bench_params_of(s->ctx, op, dbl, c->params, sizeof c->params);
-    int with_default = c->tuned && opts->compare_default && open_default(s, op, dbl);
-    if (with_default)
-        bench_params_of(s->ctx_def, op, dbl, c->params_default, sizeof c->params_default);
-    int with_clb = op == BENCH_MATMUL && opts->clblast && bench_have_clblast();
-    int with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
-    int host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
-    const int with_copy = bench_op_copy_ref(op);
-
-    bench_bufs d = {0}, dd = {0}, dn = {0}, dab = {0}, dv = {0};
-    char why[256];
-    bench_case nbc = *c;
-    void *na_host = NULL, *nb_host = NULL;
-    int with_nb = 0;
+/* Which implementations run beside clrt: its default parameters (when tuned
+ * ones apply), the host, CLBlast, the copy, a product's round neighbour. */
+static void choose_impls(case_run *r)
+{
+    bench_case *c = r->c;
+    const bench_opts *opts = r->opts;
+    const int op = c->op, dbl = c->dbl;
+    bench_resolve(r->s->ctx, op, dbl, NULL);
+    c->tuned = bench_params_of(r->s->ctx, op, dbl, c->params, sizeof c->params);
+    r->with_default = c->tuned && opts->compare_default && open_default(r->s, op, dbl);
+    if (r->with_default)
+        bench_params_of(r->s->ctx_def, op, dbl, c->params_default, sizeof c->params_default);
+    r->with_clb = op == BENCH_MATMUL && opts->clblast && bench_have_clblast();
+    r->with_host = op == BENCH_MATMUL ? (opts->openblas && bench_have_openblas()) : opts->host;
+    r->host_kind = op == BENCH_MATMUL ? IMPL_OPENBLAS : IMPL_HOST;
+    r->with_copy = bench_op_copy_ref(op);
+    r->nbc = *c;
     if (op == BENCH_MATMUL) {
-        nbc.m = round64(c->m);
-        nbc.n = round64(c->n);
-        nbc.k = c->k == 1 ? 1 : round64(c->k);
-        with_nb = nbc.m != c->m || nbc.n != c->n || nbc.k != c->k;
+        r->nbc.m = round64(c->m);
+        r->nbc.n = round64(c->n);
+        r->nbc.k = c->k == 1 ? 1 : round64(c->k);
+        r->with_nb = r->nbc.m != c->m || r->nbc.n != c->n || r->nbc.k != c->k;
     }
-    int st = bench_bufs_make(&d, s->ctx, s->q, c, ha, hb, with_clb || with_copy, 0, why, sizeof why);
-    c->r[IMPL_CLRT].present = 1;
+}
+
+/* The round neighbour's own inputs and buffers; with_nb stays only when
+ * they were made. */
+static void make_neighbour(case_run *r, char *why, size_t cap)
+{
+    const bench_case *nbc = &r->nbc;
+    const clrt_dtype dt = nbc->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    r->na_host = malloc(nbc->m * nbc->k * r->es);
+    r->nb_host = malloc(nbc->k * nbc->n * r->es);
+    r->with_nb = r->na_host && r->nb_host;
+    if (r->with_nb) {
+        clrt__ref_fill(r->na_host, dt, nbc->m * nbc->k, 3);
+        clrt__ref_fill(r->nb_host, dt, nbc->k * nbc->n, 4);
+        r->with_nb = bench_bufs_make(&r->dn, r->s->ctx, r->s->q, nbc, r->na_host, r->nb_host, 0, 0, why, cap) ==
+                     CLRT_OK;
+    }
+}
+
+/* Every implementation's device buffers; -1, noted in clrt's result, when
+ * clrt's own could not be made (the others are left out on failure). */
+static int make_buffers(case_run *r)
+{
+    const bench_case *c = r->c;
+    bench_session *s = r->s;
+    char why[256];
+    int st = bench_bufs_make(&r->d, s->ctx, s->q, c, r->ha, r->hb, r->with_clb || r->with_copy, 0, why, sizeof why);
+    bench_result *x = &r->c->r[IMPL_CLRT];
+    x->present = 1;
     if (st != CLRT_OK) {
-        c->r[IMPL_CLRT].failed = 1;
-        snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "%.150s", why);
-        goto done;
+        x->failed = 1;
+        snprintf(x->note, sizeof x->note, "%.150s", why);
+        return -1;
     }
-    if (with_default && bench_bufs_make(&dd, s->ctx_def, s->q_def, c, ha, hb, 0, 0, why, sizeof why) != CLRT_OK)
-        with_default = 0;
-    if (with_nb) {
-        na_host = malloc(nbc.m * nbc.k * es);
-        nb_host = malloc(nbc.k * nbc.n * es);
-        with_nb = na_host && nb_host;
-        if (with_nb) {
-            clrt__ref_fill(na_host, dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, nbc.m * nbc.k, 3);
-            clrt__ref_fill(nb_host, dbl ? CLRT_FLOAT64 : CLRT_FLOAT32, nbc.k * nbc.n, 4);
-            with_nb = bench_bufs_make(&dn, s->ctx, s->q, &nbc, na_host, nb_host, 0, 0, why, sizeof why) == CLRT_OK;
-        }
-    }
+    if (r->with_default &&
+        bench_bufs_make(&r->dd, s->ctx_def, s->q_def, c, r->ha, r->hb, 0, 0, why, sizeof why) != CLRT_OK)
+        r->with_default = 0;
+    if (r->with_nb)
+        make_neighbour(r, why, sizeof why);
     /* --gemm-extras: the same product scaling and accumulating (its own c,
      * which the runs keep accumulating into), and on views */
-    const int extras = op == BENCH_MATMUL && opts->gemm_extras;
-    const int with_ab = extras && bench_bufs_make(&dab, s->ctx, s->q, c, ha, hb, 0, 0, why, sizeof why) == CLRT_OK;
-    const int with_view = extras && bench_bufs_make(&dv, s->ctx, s->q, c, ha, hb, 0, 1, why, sizeof why) == CLRT_OK;
+    const int extras = c->op == BENCH_MATMUL && r->opts->gemm_extras;
+    r->with_ab = extras && bench_bufs_make(&r->dab, s->ctx, s->q, c, r->ha, r->hb, 0, 0, why, sizeof why) == CLRT_OK;
+    r->with_view = extras && bench_bufs_make(&r->dv, s->ctx, s->q, c, r->ha, r->hb, 0, 1, why, sizeof why) == CLRT_OK;
+    return 0;
+}
 
-    const int ta = c->ta, tb = c->tb;
-    bench_dev_run rc = {.q = s->q, .a = d.a, .b = d.b, .c = d.c, .op = op, .ta = ta, .tb = tb};
-    bench_dev_run rd = {.q = s->q_def, .a = dd.a, .b = dd.b, .c = dd.c, .op = op, .ta = ta, .tb = tb};
-    bench_dev_run rn = {.q = s->q, .a = dn.a, .b = dn.b, .c = dn.c, .op = op, .ta = ta, .tb = tb};
-    bench_dev_run rab = {.q = s->q, .a = dab.a, .b = dab.b, .c = dab.c, .op = op, .ta = ta, .tb = tb,
-                         .alpha = 1.5, .beta = 0.5};
-    bench_dev_run rv = {.q = s->q, .a = dv.a, .b = dv.b, .c = dv.c, .op = op, .ta = ta, .tb = tb};
-    bench_dev_run rcp = {.q = s->q, .a = d.a, .c = d.c2, .op = op, .copy = 1};
-    host_run rh = {op, dbl, ta, tb, c->m, c->n, c->k, ha, hb, hc};
-    clb_run rb = {s->q, ta, tb, d.a, d.b, d.c2, "", 0};
-    enum { SLOTS = IMPL_KINDS + 3 };
-    bench_impl impls[SLOTS];
-    int kinds[SLOTS], n = 0;
-    double rounds[SLOTS][BENCH_MAX_ROUNDS];
-    impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rc, .rounds = rounds[n]};
-    kinds[n++] = IMPL_CLRT;
-    if (with_default) {
-        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rd, .rounds = rounds[n]};
-        kinds[n++] = IMPL_CLRT_DEFAULT;
-    }
-    if (with_host) {
-        impls[n] = (bench_impl){.run = run_host, .arg = &rh, .rounds = rounds[n]};
+/* One more implementation in the next slot; its slot. */
+static int add_impl(case_run *r, bench_run_fn run, void *arg, int kind)
+{
+    const int at = r->n++;
+    r->impls[at] = (bench_impl){.run = run, .arg = arg, .rounds = r->rounds[at]};
+    r->kinds[at] = kind;
+    return at;
+}
+
+/* Each implementation's run, clrt's first (the ratios are over it). */
+static void line_up(case_run *r)
+{
+    const bench_case *c = r->c;
+    bench_session *s = r->s;
+    const int op = c->op, ta = c->ta, tb = c->tb;
+    r->rc = (bench_dev_run){.q = s->q, .a = r->d.a, .b = r->d.b, .c = r->d.c, .op = op, .ta = ta, .tb = tb};
+    r->rd = (bench_dev_run){.q = s->q_def, .a = r->dd.a, .b = r->dd.b, .c = r->dd.c, .op = op, .ta = ta, .tb = tb};
+    r->rn = (bench_dev_run){.q = s->q, .a = r->dn.a, .b = r->dn.b, .c = r->dn.c, .op = op, .ta = ta, .tb = tb};
+    r->rab = (bench_dev_run){.q = s->q, .a = r->dab.a, .b = r->dab.b, .c = r->dab.c, .op = op, .ta = ta, .tb = tb,
+                             .alpha = 1.5, .beta = 0.5};
+    r->rv = (bench_dev_run){.q = s->q, .a = r->dv.a, .b = r->dv.b, .c = r->dv.c, .op = op, .ta = ta, .tb = tb};
+    r->rcp = (bench_dev_run){.q = s->q, .a = r->d.a, .c = r->d.c2, .op = op, .copy = 1};
+    r->rh = (host_run){op, c->dbl, ta, tb, c->m, c->n, c->k, r->ha, r->hb, r->hc};
+    r->rb = (clb_run){s->q, ta, tb, r->d.a, r->d.b, r->d.c2, "", 0};
+    r->nb_at = r->ab_at = r->view_at = -1;
+    add_impl(r, bench_run_dev, &r->rc, IMPL_CLRT);
+    if (r->with_default)
+        add_impl(r, bench_run_dev, &r->rd, IMPL_CLRT_DEFAULT);
+    if (r->with_host) {
+        const int at = add_impl(r, run_host, &r->rh, r->host_kind);
         if (op == BENCH_MATMUL) { /* OpenBLAS leaves its threads spinning */
-            impls[n].spins = 1;
-            impls[n].prime = wake_host;
+            r->impls[at].spins = 1;
+            r->impls[at].prime = wake_host;
         }
-        kinds[n++] = host_kind;
     }
-    if (with_clb) {
-        impls[n] = (bench_impl){.run = run_clb, .arg = &rb, .rounds = rounds[n]};
-        kinds[n++] = IMPL_CLBLAST;
-    }
-    if (with_copy) {
-        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rcp, .rounds = rounds[n]};
-        kinds[n++] = IMPL_COPY;
-    }
-    int nb_at = -1, ab_at = -1, view_at = -1;
-    if (with_nb) {
-        nb_at = n;
-        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rn, .rounds = rounds[n]};
-        kinds[n++] = -1;
-    }
-    if (with_ab) {
-        ab_at = n;
-        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rab, .rounds = rounds[n]};
-        kinds[n++] = -1;
-    }
-    if (with_view) {
-        view_at = n;
-        impls[n] = (bench_impl){.run = bench_run_dev, .arg = &rv, .rounds = rounds[n]};
-        kinds[n++] = -1;
-    }
-    bench_budget budget = budget_of(opts);
-    bench_progress("%s: timing", label);
-    bench_measure(impls, (size_t)n, &budget);
+    if (r->with_clb)
+        add_impl(r, run_clb, &r->rb, IMPL_CLBLAST);
+    if (r->with_copy)
+        add_impl(r, bench_run_dev, &r->rcp, IMPL_COPY);
+    if (r->with_nb)
+        r->nb_at = add_impl(r, bench_run_dev, &r->rn, -1);
+    if (r->with_ab)
+        r->ab_at = add_impl(r, bench_run_dev, &r->rab, -1);
+    if (r->with_view)
+        r->view_at = add_impl(r, bench_run_dev, &r->rv, -1);
+}
 
-    double work = bench_case_work(c);
-    if (nb_at >= 0 && !impls[nb_at].failed && !impls[0].failed && impls[nb_at].stats.median > 0) {
+/* Whether slot `at` ran, and clrt's too: their paired ratio means something. */
+static int both_ran(const case_run *r, int at)
+{
+    return at >= 0 && !r->impls[at].failed && !r->impls[0].failed;
+}
+
+/* The timings into the case: each implementation's result and rate, clrt's
+ * speed over each, and over its side-by-side variants. */
+static void store_timings(case_run *r)
+{
+    bench_case *c = r->c;
+    const bench_impl *impls = r->impls;
+    const double work = bench_case_work(c);
+    if (both_ran(r, r->nb_at) && impls[r->nb_at].stats.median > 0) {
         /* rate at this size over the rate at the round one, round by round */
-        double wn = bench_case_work(&nbc);
-        c->nb_m = nbc.m;
-        c->nb_n = nbc.n;
-        c->nb_k = nbc.k;
-        c->nb_rate = wn / impls[nb_at].stats.median * 1e-9;
-        c->nb_ratio = bench_paired_ratio(&impls[nb_at], &impls[0]) * work / wn;
+        const double wn = bench_case_work(&r->nbc);
+        c->nb_m = r->nbc.m;
+        c->nb_n = r->nbc.n;
+        c->nb_k = r->nbc.k;
+        c->nb_rate = wn / impls[r->nb_at].stats.median * 1e-9;
+        c->nb_ratio = bench_paired_ratio(&impls[r->nb_at], &impls[0]) * work / wn;
     }
     /* speed with alpha/beta (or on views) over the plain product's, round by round */
-    if (ab_at >= 0 && !impls[ab_at].failed && !impls[0].failed)
-        c->ab_ratio = bench_paired_ratio(&impls[0], &impls[ab_at]);
-    if (view_at >= 0 && !impls[view_at].failed && !impls[0].failed)
-        c->view_ratio = bench_paired_ratio(&impls[0], &impls[view_at]);
-    for (int i = 0; i < n; i++) {
-        if (kinds[i] < 0)
+    if (both_ran(r, r->ab_at))
+        c->ab_ratio = bench_paired_ratio(&impls[0], &impls[r->ab_at]);
+    if (both_ran(r, r->view_at))
+        c->view_ratio = bench_paired_ratio(&impls[0], &impls[r->view_at]);
+    for (int i = 0; i < r->n; i++) {
+        const int kind = r->kinds[i];
+        if (kind < 0)
             continue;
-        bench_result *x = &c->r[kinds[i]];
+        bench_result *x = &c->r[kind];
         /* the copy moves its own bytes: its speed is in GB/s, clrt's over it too */
-        const double w = kinds[i] == IMPL_COPY ? bench_copy_work(c) : work;
+        const double w = kind == IMPL_COPY ? bench_copy_work(c) : work;
         x->present = 1;
         x->st = impls[i].stats;
         x->failed = impls[i].failed;
@@ -393,59 +452,116 @@ void bench_run_case(bench_report *report, const bench_opts *opts, bench_session 
             x->rate = w / x->st.median * 1e-9;
         /* clrt's speed over each reference, round by round */
         if (i > 0)
-            c->ratio[kinds[i]] = bench_paired_ratio(&impls[i], &impls[0]) * work / w;
+            c->ratio[kind] = bench_paired_ratio(&impls[i], &impls[0]) * work / w;
     }
-    if (c->r[IMPL_CLRT].failed)
-        note_dev_failure(&c->r[IMPL_CLRT], &rc);
-    if (with_default && c->r[IMPL_CLRT_DEFAULT].failed)
-        note_dev_failure(&c->r[IMPL_CLRT_DEFAULT], &rd);
-    if (with_clb && c->r[IMPL_CLBLAST].failed)
-        snprintf(c->r[IMPL_CLBLAST].note, sizeof c->r[IMPL_CLBLAST].note, "%s", rb.why);
-    if (with_host && c->r[host_kind].failed)
-        snprintf(c->r[host_kind].note, sizeof c->r[host_kind].note, "the host reference failed");
-    if (with_copy && c->r[IMPL_COPY].failed)
-        note_dev_failure(&c->r[IMPL_COPY], &rcp);
+}
 
-    /* results after the timing: every output is checked */
-    bench_progress("%s: checking", label);
-    read_check(&c->r[IMPL_CLRT], &rc, c, ha, hb, hout, c->params);
-    if (with_default)
-        read_check(&c->r[IMPL_CLRT_DEFAULT], &rd, c, ha, hb, hout, c->params_default);
-    if (with_clb) {
-        bench_dev_run rcb = rc;
-        rcb.c = d.c2;
-        read_check(&c->r[IMPL_CLBLAST], &rcb, c, ha, hb, hout, NULL);
+/* Why each implementation that failed in the timing failed. */
+static void note_failures(case_run *r)
+{
+    bench_case *c = r->c;
+    if (c->r[IMPL_CLRT].failed)
+        note_dev_failure(&c->r[IMPL_CLRT], &r->rc);
+    if (r->with_default && c->r[IMPL_CLRT_DEFAULT].failed)
+        note_dev_failure(&c->r[IMPL_CLRT_DEFAULT], &r->rd);
+    if (r->with_clb && c->r[IMPL_CLBLAST].failed)
+        snprintf(c->r[IMPL_CLBLAST].note, sizeof c->r[IMPL_CLBLAST].note, "%s", r->rb.why);
+    if (r->with_host && c->r[r->host_kind].failed)
+        snprintf(c->r[r->host_kind].note, sizeof c->r[r->host_kind].note, "the host reference failed");
+    if (r->with_copy && c->r[IMPL_COPY].failed)
+        note_dev_failure(&c->r[IMPL_COPY], &r->rcp);
+}
+
+/* The host's own output, checked as the devices' are. */
+static void check_host(case_run *r)
+{
+    bench_case *c = r->c;
+    bench_result *x = &c->r[r->host_kind];
+    if (x->failed)
+        return;
+    if (c->op == BENCH_AXPBY) { /* one run from y's first value, as on the device */
+        memcpy(r->hc, r->hb, r->nb * r->es);
+        if (run_host(&r->rh) != 0)
+            x->failed = 1;
     }
-    if (with_copy)
-        copy_check(&c->r[IMPL_COPY], s->q, d.c2, c, ha, hout);
-    if (with_view && c->view_ratio > 0) { /* the product on views counts as clrt's result too */
+    if (!x->failed)
+        check_result(x, c, r->ha, r->hb, r->hc, NULL);
+}
+
+/* Results after the timing: every output is checked. */
+static void check_outputs(case_run *r)
+{
+    bench_case *c = r->c;
+    const void *ha = r->ha, *hb = r->hb;
+    read_check(&c->r[IMPL_CLRT], &r->rc, c, ha, hb, r->hout, c->params);
+    if (r->with_default)
+        read_check(&c->r[IMPL_CLRT_DEFAULT], &r->rd, c, ha, hb, r->hout, c->params_default);
+    if (r->with_clb) {
+        bench_dev_run rcb = r->rc;
+        rcb.c = r->d.c2;
+        read_check(&c->r[IMPL_CLBLAST], &rcb, c, ha, hb, r->hout, NULL);
+    }
+    if (r->with_copy)
+        copy_check(&c->r[IMPL_COPY], r->s->q, r->d.c2, c, ha, r->hout);
+    if (r->with_view && c->view_ratio > 0) { /* the product on views counts as clrt's result too */
         bench_result v = {.present = 1};
-        read_check(&v, &rv, c, ha, hb, hout, NULL);
+        read_check(&v, &r->rv, c, ha, hb, r->hout, NULL);
         if (v.failed || v.wrong) {
             c->r[IMPL_CLRT].wrong += v.wrong + (size_t)v.failed;
             snprintf(c->r[IMPL_CLRT].note, sizeof c->r[IMPL_CLRT].note, "on views: %.140s", v.note);
         }
     }
-    if (with_host && !c->r[host_kind].failed) {
-        if (op == BENCH_AXPBY) { /* one run from y's first value, as on the device */
-            memcpy(hc, hb, nb * es);
-            if (run_host(&rh) != 0)
-                c->r[host_kind].failed = 1;
+    if (r->with_host)
+        check_host(r);
+}
+
+static void free_case(case_run *r)
+{
+    bench_bufs *bufs[] = {&r->d, &r->dd, &r->dn, &r->dab, &r->dv};
+    void *host[] = {r->na_host, r->nb_host, r->ha, r->hb, r->hc, r->hout};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        bench_bufs_free(bufs[i]);
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
+        free(host[i]);
+}
+
+/* Every implementation of the case timed, interleaved, then checked. */
+static void time_and_check(case_run *r)
+{
+    line_up(r);
+    const bench_budget budget = budget_of(r->opts);
+    bench_progress("%s: timing", r->label);
+    bench_measure(r->impls, (size_t)r->n, &budget);
+    store_timings(r);
+    note_failures(r);
+    bench_progress("%s: checking", r->label);
+    check_outputs(r);
+}
+
+/* One (device, op, dtype, shape): every implementation, interleaved. A
+ * matmul whose sizes are not multiples of 64 is also timed side by side
+ * with its round neighbour (1000 and 1031 with 1024; K = 1 stays 1).
+ * Reductions and transposes are timed side by side with clrt_copy of their
+ * input, the device's copy bandwidth. */
+void bench_run_case(bench_report *report, const bench_opts *opts, bench_session *s, size_t dev_index, int op, int dbl,
+                    bench_shape shape)
+{
+    bench_case *c = bench_report_add(report);
+    if (!c)
+        return;
+    case_run run = {.c = c, .opts = opts, .s = s}, *r = &run;
+    describe(c, dev_index, op, dbl, shape);
+    make_label(r);
+    bench_progress("%s", r->label);
+    if (alloc_host(r) == 0) {
+        if (opts->first) {
+            bench_progress("%s: first call on a fresh context", r->label);
+            c->first_s = first_call(s, c, r->ha, r->hb);
         }
-        if (!c->r[host_kind].failed)
-            check_result(&c->r[host_kind], c, ha, hb, hc, NULL);
+        choose_impls(r);
+        if (make_buffers(r) == 0)
+            time_and_check(r);
     }
-    bench_bufs_free(&d);
-    bench_bufs_free(&dd);
-    bench_bufs_free(&dn);
-    bench_bufs_free(&dab);
-    bench_bufs_free(&dv);
-    free(na_host);
-    free(nb_host);
-done:
-    free(ha);
-    free(hb);
-    free(hc);
-    free(hout);
+    free_case(r);
     bench_progress_step();
 }

@@ -30,6 +30,21 @@ enum {
 #define CLONES
 #endif
 
+/* out = 1 / (1 + p 2^n) for the sigmoids below, n a whole number: 2^n put
+ * in the exponent bits of a T (U: an unsigned integer of its size, mant:
+ * its mantissa bits, round_bias: the exponent's bias + 2^mant). A macro,
+ * not a function, for the reason e^x is computed in their loops. */
+#define ONE_OVER_ONE_PLUS_SCALED(T, U, p, n, round_bias, mant, out)                                                   \
+    do {                                                                                                              \
+        const T t_ = (n) + (round_bias);                                                                              \
+        U bits_;                                                                                                      \
+        memcpy(&bits_, &t_, sizeof bits_);                                                                            \
+        bits_ <<= (mant);                                                                                             \
+        T scale_;                                                                                                     \
+        memcpy(&scale_, &bits_, sizeof scale_);                                                                       \
+        (out) = (T)1 / ((T)1 + (p) * scale_);                                                                         \
+    } while (0)
+
 /* The sigmoid, 1 / (1 + e^-x), with e^x computed in the loop (a call
  * would keep it from vectorizing, and GCC does not inline into the copies
  * above): x = n ln2 + r (Cody-Waite: n ln2_hi is exact), e^r by its Taylor
@@ -51,13 +66,7 @@ CLONES static void sigmoid_f(const float *restrict a, float *restrict c, size_t 
             r * (1.0f +
                  r * (1.0f / 2 +
                       r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
-        const float t = n + (127.0f + 0x1p23f);
-        uint32_t bits;
-        memcpy(&bits, &t, sizeof bits);
-        bits <<= 23;
-        float scale;
-        memcpy(&scale, &bits, sizeof scale);
-        c[i] = 1.0f / (1.0f + p * scale);
+        ONE_OVER_ONE_PLUS_SCALED(float, uint32_t, p, n, 127.0f + 0x1p23f, 23, c[i]);
     }
 }
 
@@ -85,13 +94,7 @@ CLONES static void sigmoid_d(const double *restrict a, double *restrict c, size_
         p = p * r + 1.0 / 2;
         p = p * r + 1.0;
         p = p * r + 1.0;
-        const double t = n + (1023.0 + 0x1p52);
-        uint64_t bits;
-        memcpy(&bits, &t, sizeof bits);
-        bits <<= 52;
-        double scale;
-        memcpy(&scale, &bits, sizeof scale);
-        c[i] = 1.0 / (1.0 + p * scale);
+        ONE_OVER_ONE_PLUS_SCALED(double, uint64_t, p, n, 1023.0 + 0x1p52, 52, c[i]);
     }
 }
 

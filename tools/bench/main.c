@@ -140,6 +140,142 @@ static void fill_report_header(int argc, char **argv)
     report.host_threads = opts.host_threads;
 }
 
+/* ---- the run */
+
+/* Steps of the progress line: every case of every device that runs them. */
+static size_t progress_total(void)
+{
+    const int dtypes = opts.run_f32 + opts.run_f64;
+    size_t per_dtype = 0, total = 0;
+    for (int op = 0; op < BENCH_OPS; op++)
+        if (opts.run[op])
+            per_dtype += op == BENCH_MATMUL ? opts.nmatmul : op == BENCH_ADD ? opts.nadd : opts.nmath;
+    for (size_t d = 0; d < report.ndevices && opts.tune != 2; d++)
+        if (!report.devices[d].skipped)
+            total += (size_t)dtypes * per_dtype;
+    return total;
+}
+
+/* A device that could not be opened: skipped, with why; one failure. */
+static int skip_device(bench_device *dev, const char *what, const bench_session *s)
+{
+    snprintf(dev->note, sizeof dev->note, "%s: %.200s", what, s->error);
+    dev->skipped = 1;
+    return 1;
+}
+
+/* Every case of one dtype on device d, and a new process's first matmul. */
+static void run_dtype(bench_session *s, size_t d, int dbl)
+{
+    if (opts.run[BENCH_MATMUL])
+        for (size_t i = 0; i < opts.nmatmul; i++)
+            bench_run_case(&report, &opts, s, d, BENCH_MATMUL, dbl, opts.matmul[i]);
+    if (opts.run[BENCH_ADD])
+        for (size_t i = 0; i < opts.nadd; i++) {
+            bench_shape sh = {1, opts.add[i], 0, 0, 0};
+            bench_run_case(&report, &opts, s, d, BENCH_ADD, dbl, sh);
+        }
+    for (int op = 0; op < BENCH_OPS; op++) /* the math family, op by op */
+        for (size_t i = 0; i < opts.nmath && opts.run[op] && bench_op_is_math(op); i++) {
+            bench_shape sh = {1, opts.math[i], 0, 0, 0};
+            bench_run_case(&report, &opts, s, d, op, dbl, sh);
+        }
+    if (opts.run[BENCH_MATMUL] && opts.child)
+        bench_first_measure(&report, &opts, s, d, dbl);
+}
+
+/* Device d: tuned first with --tune, then every case and measurement; the
+ * failures to open it (its cases' failures are counted from the report). */
+static int run_device(size_t d)
+{
+    bench_device *dev = &report.devices[d];
+    bench_session s;
+    if (bench_session_open(&s, &dev->info) != CLRT_OK)
+        return skip_device(dev, "cannot open a context", &s);
+    if (opts.tune) {
+        bench_tune_device(&s, d, &opts, &report);
+        bench_session_close(&s);
+        if (opts.tune == 2) /* --tune-only */
+            return 0;
+        /* a fresh context, so that the tuned file is what it runs with */
+        if (bench_session_open(&s, &dev->info) != CLRT_OK)
+            return skip_device(dev, "cannot reopen a context after tuning", &s);
+    }
+    for (int dbl = 0; dbl < 2; dbl++) {
+        if (!(dbl ? opts.run_f64 : opts.run_f32))
+            continue;
+        if (dbl && !dev->info.has_fp64) {
+            snprintf(dev->note, sizeof dev->note, "no fp64 on this device: f64 cases skipped");
+            continue;
+        }
+        run_dtype(&s, d, dbl);
+    }
+    if (opts.run[BENCH_MATMUL] && opts.child)
+        bench_first_raw_measure(dev, &s);
+    /* with matmul too: the round trip is the floor of its small products */
+    if (opts.overhead && (opts.run[BENCH_ADD] || opts.run[BENCH_MATMUL]))
+        bench_overhead_measure(&dev->overhead, &opts, &s);
+    bench_session_close(&s);
+    return 0;
+}
+
+/* clrt failing or wrong fails the run (its copy reference too); a
+ * reference failing is only noted. */
+static int report_failures(void)
+{
+    int failures = 0;
+    for (size_t i = 0; i < report.ncases; i++)
+        for (int k = IMPL_CLRT; k < IMPL_KINDS; k++) {
+            const bench_result *x = &report.cases[i].r[k];
+            if ((k == IMPL_CLRT || k == IMPL_CLRT_DEFAULT || k == IMPL_COPY) && x->present && (x->failed || x->wrong))
+                failures++;
+        }
+    for (size_t d = 0; d < report.ndevices; d++)
+        for (int dbl = 0; dbl < 2; dbl++)
+            if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
+                failures++;
+    return failures;
+}
+
+static void print_report(void)
+{
+    if (opts.format == BENCH_JSON)
+        bench_print_json(stdout, &report);
+    else if (opts.format == BENCH_CSV)
+        bench_print_csv(stdout, &report);
+    else
+        bench_print_table(stdout, &report);
+    fflush(stdout);
+}
+
+/* The benchmark proper: every selected device, then the report. */
+static int bench(int argc, char **argv)
+{
+    fill_report_header(argc, argv);
+    if (select_devices() != 0)
+        return 1;
+    if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
+        fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
+        return 1;
+    }
+    bench_progress_start(opts.progress < 0 ? isatty(2) : opts.progress, progress_total());
+    int failures = 0;
+    for (size_t d = 0; d < report.ndevices; d++)
+        if (!report.devices[d].skipped)
+            failures += run_device(d);
+    bench_progress_end();
+    if (opts.host)
+        bench_host_add_stop();
+    failures += report_failures();
+    report.quiet = *bench_quiet_stats();
+    print_report();
+    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
+    bench_report_free(&report);
+    if (failures)
+        fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
+    return failures ? 1 : plot_failed ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
     double t_main = bench_now();
@@ -158,105 +294,5 @@ int main(int argc, char **argv)
     }
     if (opts.split)
         return bench_split_run(&opts);
-    fill_report_header(argc, argv);
-    if (select_devices() != 0)
-        return 1;
-    if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
-        fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
-        return 1;
-    }
-    int dtypes = opts.run_f32 + opts.run_f64;
-    size_t per_dtype = 0, progress_total = 0;
-    for (int op = 0; op < BENCH_OPS; op++)
-        if (opts.run[op])
-            per_dtype += op == BENCH_MATMUL ? opts.nmatmul : op == BENCH_ADD ? opts.nadd : opts.nmath;
-    for (size_t d = 0; d < report.ndevices && opts.tune != 2; d++)
-        if (!report.devices[d].skipped)
-            progress_total += (size_t)dtypes * per_dtype;
-    bench_progress_start(opts.progress < 0 ? isatty(2) : opts.progress, progress_total);
-
-    int failures = 0;
-    for (size_t d = 0; d < report.ndevices; d++) {
-        bench_device *dev = &report.devices[d];
-        if (dev->skipped)
-            continue;
-        bench_session s;
-        if (bench_session_open(&s, &dev->info) != CLRT_OK) {
-            snprintf(dev->note, sizeof dev->note, "cannot open a context: %.200s", s.error);
-            dev->skipped = 1;
-            failures++;
-            continue;
-        }
-        if (opts.tune) {
-            bench_tune_device(&s, d, &opts, &report);
-            bench_session_close(&s);
-            if (opts.tune == 2) /* --tune-only */
-                continue;
-            /* a fresh context, so that the tuned file is what it runs with */
-            if (bench_session_open(&s, &dev->info) != CLRT_OK) {
-                snprintf(dev->note, sizeof dev->note, "cannot reopen a context after tuning: %.200s", s.error);
-                dev->skipped = 1;
-                failures++;
-                continue;
-            }
-        }
-        for (int dbl = 0; dbl < 2; dbl++) {
-            if (!(dbl ? opts.run_f64 : opts.run_f32))
-                continue;
-            if (dbl && !dev->info.has_fp64) {
-                snprintf(dev->note, sizeof dev->note, "no fp64 on this device: f64 cases skipped");
-                continue;
-            }
-            if (opts.run[BENCH_MATMUL])
-                for (size_t i = 0; i < opts.nmatmul; i++)
-                    bench_run_case(&report, &opts, &s, d, BENCH_MATMUL, dbl, opts.matmul[i]);
-            if (opts.run[BENCH_ADD])
-                for (size_t i = 0; i < opts.nadd; i++) {
-                    bench_shape sh = {1, opts.add[i], 0, 0, 0};
-                    bench_run_case(&report, &opts, &s, d, BENCH_ADD, dbl, sh);
-                }
-            for (int op = 0; op < BENCH_OPS; op++) /* the math family, op by op */
-                for (size_t i = 0; i < opts.nmath && opts.run[op] && bench_op_is_math(op); i++) {
-                    bench_shape sh = {1, opts.math[i], 0, 0, 0};
-                    bench_run_case(&report, &opts, &s, d, op, dbl, sh);
-                }
-            if (opts.run[BENCH_MATMUL] && opts.child)
-                bench_first_measure(&report, &opts, &s, d, dbl);
-        }
-        if (opts.run[BENCH_MATMUL] && opts.child)
-            bench_first_raw_measure(&report.devices[d], &s);
-        /* with matmul too: the round trip is the floor of its small products */
-        if (opts.overhead && (opts.run[BENCH_ADD] || opts.run[BENCH_MATMUL]))
-            bench_overhead_measure(&report.devices[d].overhead, &opts, &s);
-        bench_session_close(&s);
-    }
-    bench_progress_end();
-    if (opts.host)
-        bench_host_add_stop();
-
-    /* clrt failing or wrong fails the run (its copy reference too); a
-     * reference failing is only noted */
-    for (size_t i = 0; i < report.ncases; i++)
-        for (int k = IMPL_CLRT; k < IMPL_KINDS; k++) {
-            const bench_result *x = &report.cases[i].r[k];
-            if ((k == IMPL_CLRT || k == IMPL_CLRT_DEFAULT || k == IMPL_COPY) && x->present && (x->failed || x->wrong))
-                failures++;
-        }
-    for (size_t d = 0; d < report.ndevices; d++)
-        for (int dbl = 0; dbl < 2; dbl++)
-            if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
-                failures++;
-    report.quiet = *bench_quiet_stats();
-    if (opts.format == BENCH_JSON)
-        bench_print_json(stdout, &report);
-    else if (opts.format == BENCH_CSV)
-        bench_print_csv(stdout, &report);
-    else
-        bench_print_table(stdout, &report);
-    fflush(stdout);
-    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
-    bench_report_free(&report);
-    if (failures)
-        fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
-    return failures ? 1 : plot_failed ? 3 : 0;
+    return bench(argc, argv);
 }

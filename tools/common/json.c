@@ -1,4 +1,4 @@
-/* JSON scalars (see json.h). */
+/* JSON scalars and members (see json.h). */
 #include "json.h"
 
 #include <math.h>
@@ -25,4 +25,22 @@ void tool_json_num(FILE *f, double v, int have)
         fprintf(f, "%.9g", v);
     else
         fputs("null", f);
+}
+
+/* sep, then "key": */
+static void put_key(FILE *f, const char *sep, const char *key)
+{
+    fprintf(f, "%s\"%s\": ", sep, key);
+}
+
+void tool_json_key_str(FILE *f, const char *sep, const char *key, const char *s)
+{
+    put_key(f, sep, key);
+    tool_json_str(f, s);
+}
+
+void tool_json_key_num(FILE *f, const char *sep, const char *key, double v, int have)
+{
+    put_key(f, sep, key);
+    tool_json_num(f, v, have);
 }

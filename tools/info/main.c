@@ -8,19 +8,6 @@
 
 #include "kernels.h"
 
-static const char *type_name(int type)
-{
-    switch (type) {
-    case CLRT_DEVICE_CPU:
-        return "cpu";
-    case CLRT_DEVICE_GPU:
-        return "gpu";
-    case CLRT_DEVICE_ACCELERATOR:
-        return "accelerator";
-    }
-    return "other";
-}
-
 static void print_bytes(const char *label, unsigned long long bytes)
 {
     if (bytes >= (1ULL << 30))
@@ -89,7 +76,7 @@ int main(int argc, char **argv)
            n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
         const clrt_device_info *d = &devs[i];
-        printf("%zu  [%u:%u]  %s  %s\n", d->index, d->platform_index, d->device_index, type_name(d->type),
+        printf("%zu  [%u:%u]  %s  %s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
                d->name);
         printf("    %-16s %s\n", "platform", d->platform);
         printf("    %-16s %s\n", "vendor", d->vendor);

@@ -4,23 +4,13 @@
 #include "idx.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
 
-static int fail(char *err, size_t cap, const char *path, const char *fmt, ...)
-{
-    char why[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    snprintf(err, cap, "%s: %s", path, why);
-    return 2;
-}
+#include "path_error.h"
 
 /* Read exactly n bytes; 0 when done, else how many were read before the end
  * (or a zlib error, set in *zerr). */
@@ -53,28 +43,29 @@ int train_idx_read(const char *path, unsigned dims, train_idx *out, char *err, s
     memset(out, 0, sizeof *out);
     gzFile f = gzopen(path, "rb");
     if (!f)
-        return fail(err, errcap, path, "cannot open: %s", errno ? strerror(errno) : "out of memory");
+        return train_path_error(err, errcap, path, "cannot open: %s", errno ? strerror(errno) : "out of memory");
     const char *zerr = NULL;
     uint8_t head[4 + 4 * 3];
     size_t hlen = 4 + 4 * (size_t)dims;
     int st = 0;
     size_t got = read_all(f, head, hlen, &zerr);
     if (zerr)
-        st = fail(err, errcap, path, "corrupt gzip data (%s)", zerr);
+        st = train_path_error(err, errcap, path, "corrupt gzip data (%s)", zerr);
     else if (got < hlen)
-        st = fail(err, errcap, path, "truncated: %zu bytes, shorter than an IDX header", got);
+        st = train_path_error(err, errcap, path, "truncated: %zu bytes, shorter than an IDX header", got);
     else if (head[0] != 0 || head[1] != 0 || head[2] != 0x08 || head[3] != dims)
-        st = fail(err, errcap, path,
-                  "wrong magic %02x%02x%02x%02x: not an IDX file of unsigned bytes with %u dimension%s (%s)", head[0],
-                  head[1], head[2], head[3], dims, dims == 1 ? "" : "s",
-                  dims == 1 ? "expected 00000801, labels" : "expected 00000803, images");
+        st = train_path_error(
+            err, errcap, path,
+            "wrong magic %02x%02x%02x%02x: not an IDX file of unsigned bytes with %u dimension%s (%s)", head[0],
+            head[1], head[2], head[3], dims, dims == 1 ? "" : "s",
+            dims == 1 ? "expected 00000801, labels" : "expected 00000803, images");
     size_t total = 1;
     for (unsigned d = 0; st == 0 && d < dims; d++) {
         uint32_t n = be32(head + 4 + 4 * d);
         if (n == 0)
-            st = fail(err, errcap, path, "dimension %u is 0", d + 1);
+            st = train_path_error(err, errcap, path, "dimension %u is 0", d + 1);
         else if (total > (SIZE_MAX >> 1) / n)
-            st = fail(err, errcap, path, "dimensions too large");
+            st = train_path_error(err, errcap, path, "dimensions too large");
         else
             total *= n;
     }
@@ -84,24 +75,25 @@ int train_idx_read(const char *path, unsigned dims, train_idx *out, char *err, s
         out->cols = dims == 3 ? be32(head + 12) : 1;
         out->data = malloc(total);
         if (!out->data)
-            st = fail(err, errcap, path, "no memory for %zu bytes", total);
+            st = train_path_error(err, errcap, path, "no memory for %zu bytes", total);
     }
     if (st == 0) {
         got = read_all(f, out->data, total, &zerr);
         if (zerr)
-            st = fail(err, errcap, path, "corrupt gzip data (%s)", zerr);
+            st = train_path_error(err, errcap, path, "corrupt gzip data (%s)", zerr);
         else if (got < total)
-            st = fail(err, errcap, path, "truncated: the header promises %zu %s (%zu bytes of data), the file holds %zu",
-                      out->count, dims == 3 ? "images" : "labels", total, got);
+            st = train_path_error(err, errcap, path,
+                                  "truncated: the header promises %zu %s (%zu bytes of data), the file holds %zu",
+                                  out->count, dims == 3 ? "images" : "labels", total, got);
     }
     if (st == 0) {
         uint8_t extra;
         got = read_all(f, &extra, 1, &zerr);
         if (zerr)
-            st = fail(err, errcap, path, "corrupt gzip data (%s)", zerr);
+            st = train_path_error(err, errcap, path, "corrupt gzip data (%s)", zerr);
         else if (got)
-            st = fail(err, errcap, path, "more data than the header's %zu %s: not one IDX file", out->count,
-                      dims == 3 ? "images" : "labels");
+            st = train_path_error(err, errcap, path, "more data than the header's %zu %s: not one IDX file", out->count,
+                                  dims == 3 ? "images" : "labels");
     }
     gzclose(f);
     if (st)

@@ -116,23 +116,18 @@ void train_profile_print(FILE *f, const train_profile *p, size_t batch)
 void train_profile_json(FILE *f, const train_profile *p)
 {
     const double total = step_ms(p);
-    fprintf(f, "{\"every\": %zu, \"samples\": %zu, \"step_ms\": ", p->every, p->samples);
-    tool_json_num(f, total, p->samples > 0);
+    fprintf(f, "{\"every\": %zu, \"samples\": %zu", p->every, p->samples);
+    tool_json_key_num(f, ", ", "step_ms", total, p->samples > 0);
     fputs(", \"parts\": [", f);
     for (int r = 0; r < ROWS; r++) {
         double fw, bw;
         int have_bw;
         row_ms(p, r, &fw, &bw, &have_bw);
-        fputs(r ? ", {\"name\": " : "{\"name\": ", f);
-        tool_json_str(f, row_name(r));
-        fputs(", \"forward_ms\": ", f);
-        tool_json_num(f, fw, p->samples > 0 && have_bw);
-        fputs(", \"backward_ms\": ", f);
-        tool_json_num(f, bw, p->samples > 0 && have_bw);
-        fputs(", \"ms\": ", f);
-        tool_json_num(f, fw + bw, p->samples > 0);
-        fputs(", \"percent\": ", f);
-        tool_json_num(f, total > 0 ? 100.0 * (fw + bw) / total : 0, p->samples > 0 && total > 0);
+        tool_json_key_str(f, r ? ", {" : "{", "name", row_name(r));
+        tool_json_key_num(f, ", ", "forward_ms", fw, p->samples > 0 && have_bw);
+        tool_json_key_num(f, ", ", "backward_ms", bw, p->samples > 0 && have_bw);
+        tool_json_key_num(f, ", ", "ms", fw + bw, p->samples > 0);
+        tool_json_key_num(f, ", ", "percent", total > 0 ? 100.0 * (fw + bw) / total : 0, p->samples > 0 && total > 0);
         fputs("}", f);
     }
     fputs("]}", f);

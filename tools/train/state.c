@@ -3,10 +3,11 @@
 #include "state.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "path_error.h"
 
 static const char magic[8] = {'c', 'l', 'r', 't', 't', 'r', 'n', 0};
 
@@ -122,17 +123,6 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-static int fail(char *err, size_t cap, const char *path, const char *fmt, ...)
-{
-    char why[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    snprintf(err, cap, "%s: %s", path, why);
-    return 2;
-}
-
 int train_state_save(const char *path, const train_state *s, char *err, size_t errcap)
 {
     out o = {0};
@@ -164,14 +154,14 @@ int train_state_save(const char *path, const train_state *s, char *err, size_t e
         put_u64(&o, fnv1a(o.p, o.len));
     if (o.nomem) {
         free(o.p);
-        return fail(err, errcap, path, "no memory to build the file");
+        return train_path_error(err, errcap, path, "no memory to build the file");
     }
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         free(o.p);
-        return fail(err, errcap, path, "cannot write %s: %s", tmp, strerror(errno));
+        return train_path_error(err, errcap, path, "cannot write %s: %s", tmp, strerror(errno));
     }
     int ok = fwrite(o.p, 1, o.len, f) == o.len;
     ok = (fclose(f) == 0) && ok;
@@ -179,7 +169,7 @@ int train_state_save(const char *path, const train_state *s, char *err, size_t e
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
-        return fail(err, errcap, path, "cannot write: %s", strerror(e));
+        return train_path_error(err, errcap, path, "cannot write: %s", strerror(e));
     }
     return 0;
 }
@@ -244,19 +234,20 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
 {
     const unsigned char *m = take(i, sizeof magic);
     if (!m || memcmp(m, magic, sizeof magic))
-        return fail(err, errcap, path, "not a clrt-train state file (wrong magic)");
+        return train_path_error(err, errcap, path, "not a clrt-train state file (wrong magic)");
     uint32_t version = get_u32(i);
     if (!i->short_ && version != TRAIN_STATE_VERSION)
-        return fail(err, errcap, path, "state file version %u; this clrt-train reads version %u", version,
-                    TRAIN_STATE_VERSION);
+        return train_path_error(err, errcap, path, "state file version %u; this clrt-train reads version %u", version,
+                                TRAIN_STATE_VERSION);
     uint32_t slen = get_u32(i);
     const unsigned char *sig = i->short_ || slen > 4096 ? NULL : take(i, slen);
     if (!i->short_ && (!sig || slen != strlen(TRAIN_NET_SIGNATURE) || memcmp(sig, TRAIN_NET_SIGNATURE, slen)))
-        return fail(err, errcap, path, "saved from another network (%.*s); clrt-train's is %s",
-                    sig ? (int)(slen > 120 ? 120 : slen) : 0, sig ? (const char *)sig : "", TRAIN_NET_SIGNATURE);
+        return train_path_error(err, errcap, path, "saved from another network (%.*s); clrt-train's is %s",
+                                sig ? (int)(slen > 120 ? 120 : slen) : 0, sig ? (const char *)sig : "",
+                                TRAIN_NET_SIGNATURE);
     uint32_t dt = get_u32(i);
     if (!i->short_ && dt != CLRT_FLOAT32 && dt != CLRT_FLOAT64)
-        return fail(err, errcap, path, "unknown dtype %u", dt);
+        return train_path_error(err, errcap, path, "unknown dtype %u", dt);
     s->dt = (clrt_dtype)dt;
     s->seed = get_u64(i);
     s->batch = get_u64(i);
@@ -272,33 +263,34 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
         train_net_tensor_shape(t, &r, &c);
         uint32_t fr = get_u32(i), fc = get_u32(i);
         if (!i->short_ && (fr != r || fc != c))
-            return fail(err, errcap, path, "%s is %ux%u; the network's is %zux%zu (another network)",
-                        train_net_tensor_name(t), fr, fc, r, c);
+            return train_path_error(err, errcap, path, "%s is %ux%u; the network's is %zux%zu (another network)",
+                                    train_net_tensor_name(t), fr, fc, r, c);
     }
     if (i->short_)
-        return fail(err, errcap, path, "truncated (%zu bytes)", i->len);
+        return train_path_error(err, errcap, path, "truncated (%zu bytes)", i->len);
     size_t need = 0;
     for (int t = 0; t < TRAIN_TENSORS; t++)
         need += 2 * tensor_count(t) * esize(s->dt);
     if (i->len - i->at != need + 8)
-        return fail(err, errcap, path, "%s: %zu bytes of tensors, expected %zu",
-                    i->len - i->at < need + 8 ? "truncated" : "corrupt", i->len - i->at, need + 8);
+        return train_path_error(err, errcap, path, "%s: %zu bytes of tensors, expected %zu",
+                                i->len - i->at < need + 8 ? "truncated" : "corrupt", i->len - i->at, need + 8);
     uint64_t want = fnv1a(i->p, i->len - 8);
     for (int t = 0; t < TRAIN_TENSORS; t++) {
         s->param[t] = malloc(tensor_count(t) * esize(s->dt));
         s->mom[t] = malloc(tensor_count(t) * esize(s->dt));
         if (!s->param[t] || !s->mom[t])
-            return fail(err, errcap, path, "no memory");
+            return train_path_error(err, errcap, path, "no memory");
     }
     for (int t = 0; t < TRAIN_TENSORS; t++)
         get_array(i, s->param[t], tensor_count(t), s->dt);
     for (int t = 0; t < TRAIN_TENSORS; t++)
         get_array(i, s->mom[t], tensor_count(t), s->dt);
     if (get_u64(i) != want)
-        return fail(err, errcap, path, "corrupt: its checksum does not match its contents");
+        return train_path_error(err, errcap, path, "corrupt: its checksum does not match its contents");
     if (s->batch == 0 || s->ntrain == 0 || s->index * s->batch >= s->ntrain + s->batch)
-        return fail(err, errcap, path, "corrupt: position %llu of a run of batch %llu over %llu images",
-                    (unsigned long long)s->index, (unsigned long long)s->batch, (unsigned long long)s->ntrain);
+        return train_path_error(err, errcap, path, "corrupt: position %llu of a run of batch %llu over %llu images",
+                                (unsigned long long)s->index, (unsigned long long)s->batch,
+                                (unsigned long long)s->ntrain);
     return 0;
 }
 
@@ -307,7 +299,7 @@ int train_state_load(const char *path, train_state *s, char *err, size_t errcap)
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, errcap, path, "cannot open: %s", strerror(errno));
+        return train_path_error(err, errcap, path, "cannot open: %s", strerror(errno));
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -317,7 +309,7 @@ int train_state_load(const char *path, train_state *s, char *err, size_t errcap)
             if (!p) {
                 free(buf);
                 fclose(f);
-                return fail(err, errcap, path, "no memory");
+                return train_path_error(err, errcap, path, "no memory");
             }
             buf = p;
         }
@@ -330,7 +322,7 @@ int train_state_load(const char *path, train_state *s, char *err, size_t errcap)
     fclose(f);
     int st;
     if (rerr)
-        st = fail(err, errcap, path, "read error");
+        st = train_path_error(err, errcap, path, "read error");
     else {
         in i = {buf, len, 0, 0};
         st = parse(path, &i, s, err, errcap);
