@@ -7,11 +7,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
-ci_need clang libclang-rt-14-dev
-ci_timer_start
-b=${ci_build}fuzz
-CC=clang cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined \
-      -DCLRT_TEST_DRIVERS=pocl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ci_clang_step fuzz -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined
 cmake --build "$b" -j2 --target fuzz_selector fuzz_api >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
