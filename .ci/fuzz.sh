@@ -18,7 +18,7 @@ export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE=
 mkdir -p "$b/artifacts"
 for t in selector api; do
     rm -rf "$b/corpus-$t" && mkdir -p "$b/corpus-$t"
-    "$b/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$b/artifacts/$t-" \
+    "$b/tests/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$b/artifacts/$t-" \
         "$b/corpus-$t" "tests/fuzz/corpus/$t" 2>"$b/fuzz-$t.log" || { tail -60 "$b/fuzz-$t.log"; exit 1; }
     echo "fuzz_$t: $(grep -E 'stat::number_of_executed_units' "$b/fuzz-$t.log" | awk '{print $2}') executions" \
          "in ${seconds} s, $(ls "$b/corpus-$t" | wc -l) new inputs"
