@@ -9,11 +9,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
-ci_need clang libclang-rt-14-dev
-ci_timer_start
-b=${ci_build}tsan
-CC=clang cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_SANITIZE=thread -DCLRT_TEST_DRIVERS=pocl \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ci_clang_step tsan -DCLRT_SANITIZE=thread
 cmake --build "$b" -j2 --target device_threads device_stress device_user_kernels device_first_calls device_nn_conv device_events >/dev/null
 export TSAN_OPTIONS="suppressions=$ci_root/tests/harness/tsan.supp halt_on_error=1 second_deadlock_stack=1 history_size=4"
 export CLRT_STRESS_SECONDS=${CLRT_STRESS_SECONDS:-4}

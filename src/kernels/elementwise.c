@@ -101,17 +101,14 @@ static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t 
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static const clrt__param_def params[] = {CLRT__EW_PARAMS(CLRT__PARAM_DEF)};
-
-_Static_assert(sizeof(clrt__ew_params) == sizeof params / sizeof *params * sizeof(unsigned),
-               "elementwise parameters are unsigned values without padding");
+CLRT__PARAM_TABLE(params, CLRT__EW_PARAMS, clrt__ew_params);
 
 const clrt__kernel_def clrt__k_elementwise = {
     .name = "elementwise",
     .params = params,
     .nparams = sizeof params / sizeof *params,
     /* int32 (copy and fill) is built with the float32 parameters: runtime/kcache.c */
-    .dtypes = (1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64),
+    .dtypes = CLRT__FLOAT_DTYPES,
     .defaults = defaults,
     .check = check,
     .fit = fit,

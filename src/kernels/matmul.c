@@ -39,17 +39,11 @@ static int gpu_vendor(const clrt__device_facts *d)
     return V_GENERIC;
 }
 
+/* The tiling parameters; every other one 0 (off, or its automatic value). */
 static void set_mm(clrt__matmul_params *p, unsigned use_local, unsigned tm, unsigned tn, unsigned tk, unsigned wgx,
                    unsigned wgy, unsigned vw)
 {
-    memset(p, 0, sizeof *p);
-    p->use_local = use_local;
-    p->tm = tm;
-    p->tn = tn;
-    p->tk = tk;
-    p->wgx = wgx;
-    p->wgy = wgy;
-    p->vw = vw;
+    *p = (clrt__matmul_params){.use_local = use_local, .tm = tm, .tn = tn, .tk = tk, .wgx = wgx, .wgy = wgy, .vw = vw};
 }
 
 size_t clrt__matmul_local_bytes(const clrt__matmul_params *p, size_t elem)
@@ -355,17 +349,13 @@ static int searched(const clrt__device_facts *dev, size_t elem, const clrt__pval
     return is_tk ? !packs : packs;
 }
 
-static const clrt__param_def params[] = {CLRT__MATMUL_PARAMS(CLRT__PARAM_DEF)};
-
-_Static_assert(sizeof(clrt__matmul_params) == sizeof params / sizeof *params * sizeof(unsigned),
-               "matmul parameters are unsigned values without padding");
-_Static_assert(sizeof params / sizeof *params <= CLRT__MAX_PARAMS, "too many matmul parameters");
+CLRT__PARAM_TABLE(params, CLRT__MATMUL_PARAMS, clrt__matmul_params);
 
 const clrt__kernel_def clrt__k_matmul = {
     .name = "matmul",
     .params = params,
     .nparams = sizeof params / sizeof *params,
-    .dtypes = (1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64),
+    .dtypes = CLRT__FLOAT_DTYPES,
     .variant_param = "use_local",
     .defaults = defaults,
     .check = check,

@@ -154,17 +154,14 @@ static const char *aux_act(const clrt__pvals *p, int variant, unsigned i)
                                       : NULL;
 }
 
-static const clrt__param_def params[] = {CLRT__NN_PARAMS(CLRT__PARAM_DEF)};
-
-_Static_assert(sizeof(clrt__nn_params) == sizeof params / sizeof *params * sizeof(unsigned),
-               "nn parameters are unsigned values without padding");
+CLRT__PARAM_TABLE(params, CLRT__NN_PARAMS, clrt__nn_params);
 
 #define NN_KERNEL(var, kname, src, main_entry, aux)                                                          \
     const clrt__kernel_def var = {                                                                            \
         .name = kname,                                                                                        \
         .params = params,                                                                                     \
         .nparams = sizeof params / sizeof *params,                                                            \
-        .dtypes = (1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64),                                                \
+        .dtypes = CLRT__FLOAT_DTYPES,                                                                         \
         .variant_param = NULL,                                                                                \
         .defaults = defaults,                                                                                 \
         .check = check,                                                                                       \

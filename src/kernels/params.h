@@ -32,6 +32,14 @@ typedef struct clrt__param_def {
     {#name, define, min, max, {search0, search1}, meaning},
 /* Builds a kernel's parameter struct member from its X-macro line. */
 #define CLRT__PARAM_FIELD(name, define, min, max, search0, search1, meaning) unsigned name;
+/* The static table `name` of a kernel's X-macro list, checked at compile time
+ * against the struct the same list makes (type): the generic code reads that
+ * struct by position, as at most CLRT__MAX_PARAMS unsigned values. */
+#define CLRT__PARAM_TABLE(name, LIST, type)                                                                  \
+    static const clrt__param_def name[] = {LIST(CLRT__PARAM_DEF)};                                           \
+    _Static_assert(sizeof(type) == sizeof name / sizeof *name * sizeof(unsigned),                           \
+                   #type ": parameters are unsigned values without padding");                              \
+    _Static_assert(sizeof name / sizeof *name <= CLRT__MAX_PARAMS, #type ": too many parameters")
 
 /* The values of any kernel's parameters, as its struct or by position. */
 typedef struct clrt__pvals {
@@ -40,6 +48,9 @@ typedef struct clrt__pvals {
 
 /* Element types a kernel is built for: -DREAL=<type>. */
 typedef enum { CLRT__ELEM_F32 = 1, CLRT__ELEM_F64 = 2, CLRT__ELEM_I32 = 3 } clrt__elem;
+
+/* The dtypes (clrt__kernel_def's bits) of the kernels built for floats alone. */
+#define CLRT__FLOAT_DTYPES ((1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64))
 
 /* What a kernel is, for the generic code (kernel cache, tuned files, tuner). */
 typedef struct clrt__kernel_def {

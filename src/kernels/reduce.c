@@ -141,16 +141,13 @@ void clrt__reduce_geometry(const clrt__reduce_params *p, int op, int mode, size_
     }
 }
 
-static const clrt__param_def params[] = {CLRT__REDUCE_PARAMS(CLRT__PARAM_DEF)};
-
-_Static_assert(sizeof(clrt__reduce_params) == sizeof params / sizeof *params * sizeof(unsigned),
-               "reduce parameters are unsigned values without padding");
+CLRT__PARAM_TABLE(params, CLRT__REDUCE_PARAMS, clrt__reduce_params);
 
 const clrt__kernel_def clrt__k_reduce = {
     .name = "reduce",
     .params = params,
     .nparams = sizeof params / sizeof *params,
-    .dtypes = (1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64),
+    .dtypes = CLRT__FLOAT_DTYPES,
     .variant_param = "group_rows",
     .defaults = defaults,
     .check = check,

@@ -115,16 +115,13 @@ unsigned clrt__transpose_geometry(const clrt__transpose_params *p, size_t rows, 
     return 1;
 }
 
-static const clrt__param_def params[] = {CLRT__TRANSPOSE_PARAMS(CLRT__PARAM_DEF)};
-
-_Static_assert(sizeof(clrt__transpose_params) == sizeof params / sizeof *params * sizeof(unsigned),
-               "transpose parameters are unsigned values without padding");
+CLRT__PARAM_TABLE(params, CLRT__TRANSPOSE_PARAMS, clrt__transpose_params);
 
 const clrt__kernel_def clrt__k_transpose = {
     .name = "transpose",
     .params = params,
     .nparams = sizeof params / sizeof *params,
-    .dtypes = (1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64),
+    .dtypes = CLRT__FLOAT_DTYPES,
     .variant_param = "use_local",
     .defaults = defaults,
     .check = check,

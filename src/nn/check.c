@@ -22,11 +22,28 @@ int clrt__nn_operand(const clrt_queue *q, const clrt_buffer *b, const clrt_buffe
     return CLRT_OK;
 }
 
+int clrt__nn_operands(const clrt_queue *q, const clrt__nn_arg *ops, size_t count, const char *func)
+{
+    int st = clrt__check_queue(q, func);
+    for (size_t i = 0; i < count && st == CLRT_OK; i++)
+        st = clrt__nn_operand(q, ops[i].b, i ? ops[0].b : NULL, func, ops[i].name);
+    return st;
+}
+
 int clrt__nn_shape(const clrt_buffer *b, size_t rows, size_t cols, const char *func, const char *what)
 {
     if (b->rows != rows || b->cols != cols)
         return clrt__fail(CLRT_ESHAPE, func, "%s is %zux%zu; it must be %zux%zu", what, b->rows, b->cols, rows, cols);
     return CLRT_OK;
+}
+
+int clrt__nn_shapes(const clrt__nn_want *want, size_t count, const char *func)
+{
+    int st = CLRT_OK;
+    for (size_t i = 0; i < count && st == CLRT_OK; i++)
+        if (want[i].b)
+            st = clrt__nn_shape(want[i].b, want[i].rows, want[i].cols, func, want[i].name);
+    return st;
 }
 
 int clrt__nn_apart(const clrt_buffer *out, const clrt_buffer *in, const char *func, const char *o, const char *i)
@@ -36,17 +53,32 @@ int clrt__nn_apart(const clrt_buffer *out, const clrt_buffer *in, const char *fu
     return CLRT_OK;
 }
 
+int clrt__nn_forward_operands(const clrt_queue *q, const clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,
+                              const clrt_buffer *b, const char *func)
+{
+    const clrt__nn_arg ops[] = {{x, "x"}, {w, "w"}, {y, "y"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
+    if (st == CLRT_OK && b)
+        st = clrt__nn_operand(q, b, x, func, "b");
+    return st;
+}
+
+int clrt__nn_forward_apart(const clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w, const clrt_buffer *b,
+                           const char *func)
+{
+    int st = clrt__nn_apart(y, x, func, "y", "x");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(y, w, func, "y", "w");
+    if (st == CLRT_OK)
+        st = clrt__nn_apart(y, b, func, "y", "b");
+    return st;
+}
 
 int clrt__nn_grad_operands(const clrt_queue *q, const clrt_buffer *dx, const clrt_buffer *dw, const clrt_buffer *db,
                            const clrt_buffer *dy, const clrt_buffer *x, const clrt_buffer *w, const char *func)
 {
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dy, NULL, func, "dy");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, dy, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, w, dy, func, "w");
+    const clrt__nn_arg ops[] = {{dy, "dy"}, {x, "x"}, {w, "w"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK && !dx && !dw && !db)
         st = clrt__fail(CLRT_EINVAL, func, "dx, dw and db are all NULL: nothing to compute");
     if (st == CLRT_OK && dx)

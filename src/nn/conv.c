@@ -34,6 +34,10 @@ static int mul(size_t a, size_t b, size_t *out)
     return 1;
 }
 
+/* How the refusals of both passes name the images and the filters. */
+#define X_SHAPE "x (N x channels*height*width)"
+#define W_SHAPE "w (out_channels x channels*kernel_h*kernel_w)"
+
 /* The sizes a convolution works with. */
 typedef struct dims {
     size_t oh, ow;
@@ -153,6 +157,36 @@ static int col2im(clrt_queue *q, clrt__built *k, const clrt_conv2d_shape *s, con
                          clrt__nn_slice(&p, taps + 1, taps, s->width), s->width, func);
 }
 
+/* Between the GEMM's form of an output, planes (K x N*plane, contiguous: yc
+ * or dyc), and its NCHW rows (N x K*plane: y or dy): conv_rows (to_rows: rows
+ * = planes + b, b NULL: no bias) or conv_cols (planes = rows), one launch per
+ * slice of positions where the parameter loops asks. */
+static int relayout(clrt_queue *q, clrt__built *kl, const dims *d, size_t kk, int to_rows, const clrt_buffer *planes,
+                    const clrt_buffer *rows, const clrt_buffer *b, const char *func)
+{
+    const clrt__nn_params p = clrt__nnp(&kl->p);
+    const size_t n = rows->rows, run = clrt__nn_slice(&p, 1, 0, d->plane); /* positions per launch */
+    int st = CLRT_OK;
+    for (size_t p0 = 0; st == CLRT_OK && p0 < d->plane; p0 += run) {
+        clrt__args a = {0};
+        const size_t v[] = {n, kk, d->plane, p0, d->plane - p0 > run ? p0 + run : d->plane};
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+            clrt__arg_ulong(&a, v[i]);
+        if (to_rows) {
+            clrt__arg_mem(&a, planes->cl);
+            clrt__arg_matrix(&a, rows);
+            clrt__arg_mem(&a, (b ? b : planes)->cl); /* not read without a bias */
+            clrt__arg_ulong(&a, b ? b->offset : 0);
+            clrt__arg_int(&a, b != NULL);
+        } else {
+            clrt__arg_matrix(&a, rows);
+            clrt__arg_mem(&a, planes->cl);
+        }
+        st = clrt__nn_launch(q, kl, to_rows ? -1 : CLRT__NN_AUX, func, &a, n * kk);
+    }
+    return st;
+}
+
 /* The convolution conv_direct computes (cl/nn_im2col.cl): in (N x ci*h*w) into
  * out (N x ko*oh*ow), filters kh x kw, stride s, padding ph, pw. */
 typedef struct direct_geom {
@@ -226,27 +260,16 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
 {
     static const char func[] = "clrt_nn_conv2d_forward";
     dims d = {0};
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, NULL, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, w, x, func, "w");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, y, x, func, "y");
-    if (st == CLRT_OK && b)
-        st = clrt__nn_operand(q, b, x, func, "b");
+    int st = clrt__nn_forward_operands(q, y, x, w, b, func);
     if (st == CLRT_OK)
         st = sizes(s, x->rows, &d, func);
     if (st != CLRT_OK)
         return st;
     const size_t n = x->rows, kk = s->out_channels;
-    if ((st = clrt__nn_shape(x, n, d.in, func, "x (N x channels*height*width)")) != CLRT_OK ||
-        (st = clrt__nn_shape(w, kk, d.ckk, func, "w (out_channels x channels*kernel_h*kernel_w)")) != CLRT_OK ||
-        (st = clrt__nn_shape(y, n, d.out, func, "y (N x out_channels*out_h*out_w)")) != CLRT_OK ||
-        (b && (st = clrt__nn_shape(b, 1, kk, func, "b")) != CLRT_OK))
-        return st;
-    if ((st = clrt__nn_apart(y, x, func, "y", "x")) != CLRT_OK || (st = clrt__nn_apart(y, w, func, "y", "w")) != CLRT_OK ||
-        (st = clrt__nn_apart(y, b, func, "y", "b")) != CLRT_OK)
+    const clrt__nn_want want[] = {{x, n, d.in, X_SHAPE}, {w, kk, d.ckk, W_SHAPE},
+                                  {y, n, d.out, "y (N x out_channels*out_h*out_w)"}, {b, 1, kk, "b"}};
+    if ((st = clrt__nn_shapes(want, sizeof want / sizeof *want, func)) != CLRT_OK ||
+        (st = clrt__nn_forward_apart(y, x, w, b, func)) != CLRT_OK)
         return st;
     clrt__built *ki, *kl;
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_IM2COL, x->dtype, func, &ki)) != CLRT_OK ||
@@ -270,22 +293,8 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         st = im2col(q, ki, s, &d, x, cols, func);
     if (st == CLRT_OK)
         st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, cols, 0.0, yc);
-    const clrt__nn_params pl = clrt__nnp(&kl->p);
-    const size_t run = clrt__nn_slice(&pl, 1, 0, d.plane); /* positions per launch */
-    for (size_t p0 = 0; st == CLRT_OK && p0 < d.plane; p0 += run) {
-        clrt__args a = {0};
-        clrt__arg_ulong(&a, n);
-        clrt__arg_ulong(&a, kk);
-        clrt__arg_ulong(&a, d.plane);
-        clrt__arg_ulong(&a, p0);
-        clrt__arg_ulong(&a, d.plane - p0 > run ? p0 + run : d.plane);
-        clrt__arg_mem(&a, yc->cl);
-        clrt__arg_matrix(&a, y);
-        clrt__arg_mem(&a, (b ? b : yc)->cl); /* not read without a bias */
-        clrt__arg_ulong(&a, b ? b->offset : 0);
-        clrt__arg_int(&a, b != NULL);
-        st = clrt__nn_launch(q, kl, -1, func, &a, n * kk);
-    }
+    if (st == CLRT_OK)
+        st = relayout(q, kl, &d, kk, 1, yc, y, b, func);
     clrt__scratch_end(q);
     return st;
 }
@@ -301,14 +310,11 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
     if (st != CLRT_OK)
         return st;
     const size_t n = dy->rows, kk = s->out_channels;
-    if ((st = clrt__nn_shape(dy, n, d.out, func, "dy (N x out_channels*out_h*out_w)")) != CLRT_OK ||
-        (st = clrt__nn_shape(x, n, d.in, func, "x (N x channels*height*width)")) != CLRT_OK ||
-        (st = clrt__nn_shape(w, kk, d.ckk, func, "w (out_channels x channels*kernel_h*kernel_w)")) != CLRT_OK ||
-        (dx && (st = clrt__nn_shape(dx, n, d.in, func, "dx")) != CLRT_OK) ||
-        (dw && (st = clrt__nn_shape(dw, kk, d.ckk, func, "dw")) != CLRT_OK) ||
-        (db && (st = clrt__nn_shape(db, 1, kk, func, "db")) != CLRT_OK))
-        return st;
-    if ((st = clrt__nn_grads_apart(dx, dw, db, dy, x, w, func)) != CLRT_OK)
+    const clrt__nn_want want[] = {{dy, n, d.out, "dy (N x out_channels*out_h*out_w)"},
+                                  {x, n, d.in, X_SHAPE}, {w, kk, d.ckk, W_SHAPE},
+                                  {dx, n, d.in, "dx"}, {dw, kk, d.ckk, "dw"}, {db, 1, kk, "db"}};
+    if ((st = clrt__nn_shapes(want, sizeof want / sizeof *want, func)) != CLRT_OK ||
+        (st = clrt__nn_grads_apart(dx, dw, db, dy, x, w, func)) != CLRT_OK)
         return st;
     clrt__built *ki, *kl;
     if ((st = clrt__nn_kernel(q, CLRT__K_NN_IM2COL, dy->dtype, func, &ki)) != CLRT_OK ||
@@ -330,19 +336,8 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, dy->dtype, d.ckk, np, func, &cols);
     if (st == CLRT_OK && db)
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_SMALL, dy->dtype, kk, 1, func, &sums);
-    const clrt__nn_params pl = clrt__nnp(&kl->p);
-    const size_t run = clrt__nn_slice(&pl, 1, 0, d.plane); /* positions per launch */
-    for (size_t p0 = 0; st == CLRT_OK && dyc && p0 < d.plane; p0 += run) {
-        clrt__args a = {0};
-        clrt__arg_ulong(&a, n);
-        clrt__arg_ulong(&a, kk);
-        clrt__arg_ulong(&a, d.plane);
-        clrt__arg_ulong(&a, p0);
-        clrt__arg_ulong(&a, d.plane - p0 > run ? p0 + run : d.plane);
-        clrt__arg_matrix(&a, dy);
-        clrt__arg_mem(&a, dyc->cl);
-        st = clrt__nn_launch(q, kl, CLRT__NN_AUX, func, &a, n * kk);
-    }
+    if (st == CLRT_OK && dyc)
+        st = relayout(q, kl, &d, kk, 0, dyc, dy, NULL, func);
     if (st == CLRT_OK && db)
         st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, sums, dyc);
     if (st == CLRT_OK && db)

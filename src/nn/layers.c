@@ -11,11 +11,8 @@
 int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x)
 {
     static const char func[] = "clrt_nn_relu_forward";
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, NULL, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, y, x, func, "y");
+    const clrt__nn_arg ops[] = {{x, "x"}, {y, "y"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK)
         st = clrt__nn_shape(y, x->rows, x->cols, func, "y");
     if (st != CLRT_OK)
@@ -26,13 +23,8 @@ int clrt_nn_relu_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x)
 int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy, const clrt_buffer *x)
 {
     static const char func[] = "clrt_nn_relu_backward";
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, NULL, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dy, x, func, "dy");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dx, x, func, "dx");
+    const clrt__nn_arg ops[] = {{x, "x"}, {dy, "dy"}, {dx, "dx"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK)
         st = clrt__nn_shape(dy, x->rows, x->cols, func, "dy");
     if (st == CLRT_OK)
@@ -60,28 +52,13 @@ int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
                            const clrt_buffer *b)
 {
     static const char func[] = "clrt_nn_linear_forward";
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, NULL, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, w, x, func, "w");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, y, x, func, "y");
-    if (st == CLRT_OK && b)
-        st = clrt__nn_operand(q, b, x, func, "b");
-    if (st == CLRT_OK)
-        st = clrt__nn_shape(w, w->rows, x->cols, func, "w (out x in)");
-    if (st == CLRT_OK)
-        st = clrt__nn_shape(y, x->rows, w->rows, func, "y");
-    if (st == CLRT_OK && b)
-        st = clrt__nn_shape(b, 1, w->rows, func, "b");
-    if (st == CLRT_OK)
-        st = clrt__nn_apart(y, x, func, "y", "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_apart(y, w, func, "y", "w");
-    if (st == CLRT_OK)
-        st = clrt__nn_apart(y, b, func, "y", "b");
+    int st = clrt__nn_forward_operands(q, y, x, w, b, func);
     if (st != CLRT_OK)
+        return st;
+    const clrt__nn_want want[] = {{w, w->rows, x->cols, "w (out x in)"}, {y, x->rows, w->rows, "y"},
+                                  {b, 1, w->rows, "b"}};
+    if ((st = clrt__nn_shapes(want, sizeof want / sizeof *want, func)) != CLRT_OK ||
+        (st = clrt__nn_forward_apart(y, x, w, b, func)) != CLRT_OK)
         return st;
     st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, x, w, 0.0, y);
     if (st == CLRT_OK && b)
@@ -97,12 +74,10 @@ int clrt_nn_linear_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
     if (st != CLRT_OK)
         return st;
     const size_t n = dy->rows, out = dy->cols, in = x->cols;
-    if ((st = clrt__nn_shape(x, n, in, func, "x")) != CLRT_OK || (st = clrt__nn_shape(w, out, in, func, "w (out x in)")) != CLRT_OK ||
-        (dx && (st = clrt__nn_shape(dx, n, in, func, "dx")) != CLRT_OK) ||
-        (dw && (st = clrt__nn_shape(dw, out, in, func, "dw")) != CLRT_OK) ||
-        (db && (st = clrt__nn_shape(db, 1, out, func, "db")) != CLRT_OK))
-        return st;
-    if ((st = clrt__nn_grads_apart(dx, dw, db, dy, x, w, func)) != CLRT_OK)
+    const clrt__nn_want want[] = {{x, n, in, "x"}, {w, out, in, "w (out x in)"},
+                                  {dx, n, in, "dx"}, {dw, out, in, "dw"}, {db, 1, out, "db"}};
+    if ((st = clrt__nn_shapes(want, sizeof want / sizeof *want, func)) != CLRT_OK ||
+        (st = clrt__nn_grads_apart(dx, dw, db, dy, x, w, func)) != CLRT_OK)
         return st;
     if (dx)
         st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, dy, w, 0.0, dx);

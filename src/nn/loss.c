@@ -53,11 +53,8 @@ int clrt_nn_softmax_xent(clrt_queue *q, clrt_buffer *loss, clrt_buffer *dlogits,
                          const clrt_buffer *labels)
 {
     static const char func[] = "clrt_nn_softmax_xent";
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, logits, NULL, func, "logits");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, loss, logits, func, "loss");
+    const clrt__nn_arg ops[] = {{logits, "logits"}, {loss, "loss"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK && dlogits)
         st = clrt__nn_operand(q, dlogits, logits, func, "dlogits");
     if (st == CLRT_OK)

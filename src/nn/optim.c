@@ -10,11 +10,8 @@ int clrt_nn_sgd_step(clrt_queue *q, clrt_buffer *p, const clrt_buffer *g, clrt_b
                      double wd)
 {
     static const char func[] = "clrt_nn_sgd_step";
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, p, NULL, func, "p");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, g, p, func, "g");
+    const clrt__nn_arg ops[] = {{p, "p"}, {g, "g"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK && v)
         st = clrt__nn_operand(q, v, p, func, "v");
     if (st != CLRT_OK)

@@ -98,11 +98,8 @@ int clrt_nn_maxpool_forward(clrt_queue *q, clrt_buffer *y, clrt_buffer *argmax, 
 {
     static const char func[] = "clrt_nn_maxpool_forward";
     size_t oh = 0, ow = 0, in = 0, out = 0;
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, x, NULL, func, "x");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, y, x, func, "y");
+    const clrt__nn_arg ops[] = {{x, "x"}, {y, "y"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK)
         st = row_sizes(s, &oh, &ow, &in, &out, func);
     if (st != CLRT_OK)
@@ -135,11 +132,8 @@ int clrt_nn_maxpool_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *
 {
     static const char func[] = "clrt_nn_maxpool_backward";
     size_t oh = 0, ow = 0, in = 0, out = 0;
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dy, NULL, func, "dy");
-    if (st == CLRT_OK)
-        st = clrt__nn_operand(q, dx, dy, func, "dx");
+    const clrt__nn_arg ops[] = {{dy, "dy"}, {dx, "dx"}};
+    int st = clrt__nn_operands(q, ops, sizeof ops / sizeof *ops, func);
     if (st == CLRT_OK)
         st = row_sizes(s, &oh, &ow, &in, &out, func);
     if (st != CLRT_OK)
