@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fault_sweep.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
@@ -318,38 +319,17 @@ static int transpose_session(void)
     return s;
 }
 
+/* Two launches, and one build: int32 runs the float32 kernel. */
+static void transpose_calls(const unsigned long calls[CLRT__FAULT_SITES])
+{
+    assert_int_equal(calls[CLRT__FAULT_ENQUEUE_KERNEL], 2);
+    assert_int_equal(calls[CLRT__FAULT_BUILD], 1);
+}
+
 static void fault_sweep(void **state)
 {
     (void)state;
-    const long live = clrt__debug_live_total(); /* the fixture's */
-    clrt__debug_fault_clear();
-    TU_OK(transpose_session());
-    unsigned long calls[CLRT__FAULT_SITES];
-    for (int site = 0; site < CLRT__FAULT_SITES; site++)
-        calls[site] = clrt__debug_fault_calls(site);
-    assert_int_equal(calls[CLRT__FAULT_ENQUEUE_KERNEL], 2);
-    assert_int_equal(calls[CLRT__FAULT_BUILD], 1); /* int32 runs the float32 kernel */
-    unsigned runs = 0;
-    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
-        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
-                               ? CLRT_EDEVICE /* late: the context is failed */
-                           : site == CLRT__FAULT_ENQUEUE_KERNEL
-                               ? CLRT_EOPENCL /* a work-group the device cannot hold, not memory */
-                               : CLRT_ENOMEM;
-        for (unsigned long n = 1; n <= calls[site]; n++) {
-            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
-            const int status = transpose_session();
-            clrt__debug_fault_clear();
-            if (status != expect)
-                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
-                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
-            if (clrt__debug_live_total() != live)
-                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
-            runs++;
-        }
-    }
-    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
-    TU_OK(transpose_session());
+    tu_fault_sweep(transpose_session, CLRT__FAULT_CREATE_BUFFER, CLRT__FAULT_SITES, transpose_calls, NULL);
 }
 
 int main(void)
