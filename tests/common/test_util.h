@@ -65,6 +65,36 @@ typedef struct tu_fixture {
 int tu_fixture_setup(void **state);
 int tu_fixture_teardown(void **state);
 int tu_only_fixture_live(void **state);
+/* The running suite's fixture, for its tests and helpers: set by
+ * tu_fixture_setup, NULL again after tu_fixture_teardown. */
+extern tu_fixture *tu_fx;
+
+/* A new context on the fixture's device, and a queue on it in *q: for tests
+ * that force kernel parameters, so that the fixture's kernels stay as they are. */
+clrt_context *tu_fresh_context(clrt_queue **q);
+/* A rows x cols buffer of dtype on the fixture's context, failing the test
+ * when it cannot be made. */
+clrt_buffer *tu_buffer(clrt_dtype dtype, size_t rows, size_t cols);
+
+/* The float dtypes the fixture's device runs: tu_n_dtypes() of them (2 with
+ * float64, else 1), tu_dtype_at(0) float32 and tu_dtype_at(1) float64. */
+int tu_n_dtypes(void);
+clrt_dtype tu_dtype_at(int i);
+/* "f32", "f64" or "i32", for messages. */
+const char *tu_dtype_name(clrt_dtype dtype);
+/* The gap between 1 and the next value of a float dtype (2^-23, 2^-52). */
+double tu_epsilon(clrt_dtype dtype);
+/* Element i of a host array of dtype, as a double; tu_put stores v there,
+ * rounded to (float32) or truncated to (int32) the dtype. */
+double tu_get(const void *p, clrt_dtype dtype, size_t i);
+void tu_put(void *p, clrt_dtype dtype, size_t i, double v);
+/* n values in [-1, 1) from seed (clrt__ref_fill), as doubles that dtype holds
+ * exactly; malloc'ed, never NULL (the test fails first). */
+double *tu_random_doubles(size_t n, unsigned seed, clrt_dtype dtype);
+/* Write the n doubles h to buf, converted to its dtype; read n elements of buf
+ * into h as doubles. */
+void tu_write_doubles(clrt_queue *q, clrt_buffer *buf, const double *h, size_t n);
+void tu_read_doubles(clrt_queue *q, const clrt_buffer *buf, double *h, size_t n);
 
 /* The value of key in a parameter text ("tm=8 tn=48 ..."), or -1 when it is absent. */
 long tu_param(const char *params, const char *key);
