@@ -43,6 +43,16 @@ int tu_fault_expected(int site)
     }
 }
 
+int tu_session_open(clrt_context **ctx, clrt_queue **q)
+{
+    *ctx = NULL;
+    *q = NULL;
+    int s = clrt_context_create(ctx, NULL);
+    if (s == CLRT_OK)
+        s = clrt_queue_create(q, *ctx);
+    return s;
+}
+
 /* Call nth of site failing: the status and the live handles checked. */
 static void fail_one_call(tu_session_fn session, tu_fault_expect_fn expect, int site, unsigned long nth,
                           unsigned long calls, long live)

@@ -5,6 +5,8 @@
 #ifndef CLRT_TESTS_COMMON_FAULT_SWEEP_H
 #define CLRT_TESTS_COMMON_FAULT_SWEEP_H
 
+#include <clrt/clrt.h>
+
 #include "base/debug.h"
 
 /* One user's session on a context of its own, stopping at the first failure
@@ -17,6 +19,11 @@ typedef void (*tu_fault_calls_fn)(const unsigned long calls[CLRT__FAULT_SITES]);
 /* The status the session must give when call nth of site fails, knowing the
  * status it gave (for outcomes that depend on the machine). */
 typedef int (*tu_fault_expect_fn)(int site, unsigned long nth, int got);
+
+/* A session's opening: a context on the default device and a queue on it in
+ * *ctx and *q. The first failing status; what was made stays there (the rest
+ * NULL) for the session's own cleanup. */
+int tu_session_open(clrt_context **ctx, clrt_queue **q);
 
 /* Run session once without a fault (it must give CLRT_OK) to count its calls
  * per site, and pass the counts to check_calls (when not NULL); then, for each

@@ -77,6 +77,21 @@ void tu_put(void *p, clrt_dtype dtype, size_t i, double v)
     }
 }
 
+void tu_expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
+                     double tol)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(got[i] - ref[i]) <= tol * (absref[i] + 1e-300))) {
+            if (!bad)
+                first = i;
+            bad++;
+        }
+    if (bad)
+        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
+                 got[first], ref[first], tol * absref[first]);
+}
+
 size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
                        size_t K)
 {
@@ -173,6 +188,12 @@ int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
     return intact;
 }
 
+void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        clrt_buffer_destroy(bufs[i]);
+}
+
 void tu_assert_no_live_handles(void)
 {
     static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers", "events"};
@@ -254,6 +275,12 @@ int tu_only_fixture_live(void **state)
     assert_int_equal(clrt__debug_live(CLRT__LIVE_QUEUE), 1);
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
     return 0;
+}
+
+int tu_run_fixture_suite(const struct CMUnitTest *tests, size_t count)
+{
+    tu_require_device();
+    return _cmocka_run_group_tests("tests", tests, count, tu_fixture_setup, tu_fixture_teardown);
 }
 
 long tu_param(const char *params, const char *key)

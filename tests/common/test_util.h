@@ -28,6 +28,12 @@ void tu_require_device(void);
 /* Nonzero when $CLRT_TEST_SMALL is set: runs under Oclgrind use small sizes. */
 int tu_small(void);
 
+/* Fail the test unless |got[i] - ref[i]| <= tol * (absref[i] + 1e-300) for
+ * every i < n, absref[i] a bound on the magnitudes summed into ref[i] (tol 0:
+ * equal), naming what, how many are wrong and the first of them. */
+void tu_expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
+                     double tol);
+
 /* Check c = a b (a M x K, b K x N, c M x N, all of dtype, row-major) against
  * the host reference in double (hostref/ref.h: within the dot product's error
  * bound), printing the first wrong elements. The shared
@@ -96,6 +102,15 @@ double *tu_random_doubles(size_t n, unsigned seed, clrt_dtype dtype);
 void tu_write_doubles(clrt_queue *q, clrt_buffer *buf, const double *h, size_t n);
 void tu_read_doubles(clrt_queue *q, const clrt_buffer *buf, double *h, size_t n);
 
+/* A test of a fixture suite, ending with only the fixture's context and queue
+ * live (tu_only_fixture_live). */
+#define TU_FIXTURE_TEST(test) cmocka_unit_test_teardown(test, tu_only_fixture_live)
+/* main() of a fixture suite: exit 77 without a device (tu_require_device),
+ * else run the tests between tu_fixture_setup and tu_fixture_teardown; the
+ * number of failed tests. */
+int tu_run_fixture_suite(const struct CMUnitTest *tests, size_t count);
+#define TU_RUN_FIXTURE_SUITE(tests) tu_run_fixture_suite(tests, sizeof(tests) / sizeof *(tests))
+
 /* The value of key in a parameter text ("tm=8 tn=48 ..."), or -1 when it is absent. */
 long tu_param(const char *params, const char *key);
 /* Force params (clrt_tune_override, every parameter it does not name keeps its
@@ -107,6 +122,13 @@ void tu_override(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const 
  * only when the built kernel cannot take the one asked for (llvmpipe: 32
  * work-items for some kernels). */
 void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const char *want);
+
+/* Destroy every buffer listed; NULL ones are passed over (as
+ * clrt_buffer_destroy does). */
+void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n);
+#define TU_DESTROY_BUFFERS(...)                                                                    \
+    tu_destroy_buffers((clrt_buffer *[]){__VA_ARGS__},                                             \
+                       sizeof((clrt_buffer *[]){__VA_ARGS__}) / sizeof(clrt_buffer *))
 
 /* Assert that no context, queue, buffer, program or kernel is alive. */
 void tu_assert_no_live_handles(void);

@@ -90,10 +90,7 @@ static void check_ops(size_t M, size_t N, size_t K, const char *mm, const char *
     TU_OK(clrt_tune_current(ctx, "add", CLRT_FLOAT32, add_got, 256, &o2));
     assert_int_equal(o1, CLRT_PARAMS_OVERRIDE);
     assert_int_equal(o2, CLRT_PARAMS_OVERRIDE);
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
-    clrt_buffer_destroy(ds);
+    TU_DESTROY_BUFFERS(da, db, dc, ds);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     free(a);

@@ -136,9 +136,7 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, char *m
     TU_OK(clrt_matmul(q, dc, da, db));
     TU_OK(clrt_buffer_read(q, dc, c, M * N));
     tu_assert_matmul(c, a, b, dtype, M, N, K);
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
 
     /* add over an odd length: c = a + b exactly */
     const size_t n = 1001;
@@ -156,9 +154,7 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, char *m
         else
             assert_true(((float *)c)[i] == ((float *)a)[i] + ((float *)b)[i]);
     }
-    clrt_buffer_destroy(x);
-    clrt_buffer_destroy(y);
-    clrt_buffer_destroy(z);
+    TU_DESTROY_BUFFERS(x, y, z);
 
     char text[256];
     clrt_params_origin om, oa;

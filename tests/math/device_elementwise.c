@@ -464,9 +464,7 @@ static void special_values_of(clrt_dtype dt)
                 fail_msg("%s(%g) = %g, want %g", unary_ops[o].name, tu_get(a, dt, i), tu_get(c, dt, i), want);
         }
     }
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
 }
 
 /* check for fp32, and for fp64 where the device has it */
@@ -735,10 +733,7 @@ static void windows_of_one_parent(void **state)
             if (got[r * C + c] != want)
                 fail_msg("element (%d, %d) is %g, want %g", r, c, got[r * C + c], want);
         }
-    clrt_buffer_destroy(left);
-    clrt_buffer_destroy(right);
-    clrt_buffer_destroy(left2);
-    clrt_buffer_destroy(p);
+    TU_DESTROY_BUFFERS(left, right, left2, p);
 }
 
 /* ---- kernel variants forced through the tuning API: every geometry path
@@ -915,9 +910,7 @@ static void refusals(void **state)
 
     clrt_buffer_destroy(ob);
     clrt_context_destroy(other);
-    clrt_buffer *all[] = {a, b, c, i32, j32, f64, wide, p, v1, v2, vrow};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(a, b, c, i32, j32, f64, wide, p, v1, v2, vrow);
 }
 
 /* ---- every OpenCL call the elementwise calls make, failing in turn */
@@ -938,9 +931,7 @@ static int elementwise_session(void)
         ha[i] = (float)((i * 7) % 11) - 5.0f;
     for (int j = 0; j < N; j++)
         hrow[j] = (float)(j % 5);
-    int s = clrt_context_create(&ctx, NULL);
-    if (s == CLRT_OK)
-        s = clrt_queue_create(&q, ctx);
+    int s = tu_session_open(&ctx, &q);
     if (s == CLRT_OK)
         s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
     if (s == CLRT_OK)
@@ -995,12 +986,7 @@ static int elementwise_session(void)
     if (s == CLRT_OK)
         for (int i = 0; i < M; i++)
             assert_int_equal(hix[i], 7);
-    clrt_buffer_destroy(v);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(row);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(ix);
+    TU_DESTROY_BUFFERS(v, a, b, row, c, ix);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
@@ -1020,22 +1006,21 @@ static void fault_sweep(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(binary_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(binary_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_takes_views, tu_only_fixture_live),
-        cmocka_unit_test_teardown(unary_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(unary_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(special_values, tu_only_fixture_live),
-        cmocka_unit_test_teardown(sigmoid_range, tu_only_fixture_live),
-        cmocka_unit_test_teardown(axpby_and_scale, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fill_and_copy, tu_only_fixture_live),
-        cmocka_unit_test_teardown(windows_of_one_parent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(old_kernel_name, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
+        TU_FIXTURE_TEST(binary_f32),
+        TU_FIXTURE_TEST(binary_f64),
+        TU_FIXTURE_TEST(add_takes_views),
+        TU_FIXTURE_TEST(unary_f32),
+        TU_FIXTURE_TEST(unary_f64),
+        TU_FIXTURE_TEST(special_values),
+        TU_FIXTURE_TEST(sigmoid_range),
+        TU_FIXTURE_TEST(axpby_and_scale),
+        TU_FIXTURE_TEST(fill_and_copy),
+        TU_FIXTURE_TEST(windows_of_one_parent),
+        TU_FIXTURE_TEST(every_variant),
+        TU_FIXTURE_TEST(old_kernel_name),
+        TU_FIXTURE_TEST(refusals),
+        TU_FIXTURE_TEST(fault_sweep),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

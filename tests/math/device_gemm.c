@@ -573,9 +573,7 @@ static void gemm_shipped_gpu_defaults(void **state)
                     fail_msg("%s add[%zu] = %g, want %g", gpu_classes[g].name, i, got, want);
             }
             tu_assert_ran(ctx, "add", dt, add);
-            clrt_buffer_destroy(a);
-            clrt_buffer_destroy(b);
-            clrt_buffer_destroy(c);
+            TU_DESTROY_BUFFERS(a, b, c);
             free(ha);
             free(hb);
             free(hc);
@@ -680,9 +678,7 @@ static void special_scalars(void **state)
     TU_OK(clrt_buffer_read(tu_fx->q, dc, c, M * N));
     for (size_t i = 0; i < M * N; i++)
         assert_true(isnan(c[i]));
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
 }
 
 static void refusals(void **state)
@@ -732,28 +728,25 @@ static void refusals(void **state)
     clrt_buffer_destroy(ob);
     clrt_context_destroy(other);
     TU_OK(clrt_queue_finish(q));
-    clrt_buffer *all[] = {a, b, c, i32, f64, parent, v1, v2, v3, v4, ia, ib};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(a, b, c, i32, f64, parent, v1, v2, v3, v4, ia, ib);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(gemm_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_packed_operands, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_narrow_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_fitted_rows, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_long_k, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
-        cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(gemm_f32),
+        TU_FIXTURE_TEST(gemm_f64),
+        TU_FIXTURE_TEST(gemm_every_variant),
+        TU_FIXTURE_TEST(gemm_packed_operands),
+        TU_FIXTURE_TEST(gemm_packed_launches),
+        TU_FIXTURE_TEST(gemm_dot_form),
+        TU_FIXTURE_TEST(gemm_narrow_variant),
+        TU_FIXTURE_TEST(gemm_fitted_rows),
+        TU_FIXTURE_TEST(gemm_shipped_gpu_defaults),
+        TU_FIXTURE_TEST(gemm_long_k),
+        TU_FIXTURE_TEST(matmul_is_gemm),
+        TU_FIXTURE_TEST(special_scalars),
+        TU_FIXTURE_TEST(refusals),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

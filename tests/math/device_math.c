@@ -76,9 +76,7 @@ static void check_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, siz
         fail_msg("matmul M=%zu N=%zu K=%zu wrote past the end of c", M, N, K);
     assert_true(tu_canary_intact(q, da, CANARY));
     assert_true(tu_canary_intact(q, db, CANARY));
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
     free(a);
     free(b);
     free(c);
@@ -235,15 +233,14 @@ static void add_every_variant(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(add_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32_1000, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_every_variant, tu_only_fixture_live),
+        TU_FIXTURE_TEST(add_f32),
+        TU_FIXTURE_TEST(add_f64),
+        TU_FIXTURE_TEST(matmul_f32),
+        TU_FIXTURE_TEST(matmul_f32_1000),
+        TU_FIXTURE_TEST(matmul_f64),
+        TU_FIXTURE_TEST(matmul_every_variant),
+        TU_FIXTURE_TEST(add_every_variant),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

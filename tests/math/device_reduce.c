@@ -525,10 +525,7 @@ static void special_values(void **state)
     TU_OK(clrt_reduce(tu_fx->q, CLRT_REDUCE_MIN, CLRT_ALL, one, v));
     TU_OK(clrt_buffer_read(tu_fx->q, one, &x, 1));
     assert_true(isinf(x) && x < 0);
-    clrt_buffer_destroy(v);
-    clrt_buffer_destroy(one);
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(out);
+    TU_DESTROY_BUFFERS(v, one, da, out);
 }
 
 /* ---- refusals */
@@ -595,9 +592,7 @@ static void refusals(void **state)
     clrt_buffer_destroy(oi);
     clrt_context_destroy(other);
     TU_OK(clrt_queue_finish(q));
-    clrt_buffer *every[] = {a, all, rows, cols, i32, irows, f64, one, parent, v1, v3, v4, v5, v6};
-    for (size_t i = 0; i < sizeof every / sizeof *every; i++)
-        clrt_buffer_destroy(every[i]);
+    TU_DESTROY_BUFFERS(a, all, rows, cols, i32, irows, f64, one, parent, v1, v3, v4, v5, v6);
 }
 
 /* ---- injected OpenCL failures (src/base/debug.h's seam): every call of every site
@@ -617,9 +612,7 @@ static int reduce_session(void)
     int32_t ix[M];
     for (int i = 0; i < M * N; i++)
         h[i] = (float)((i * 7) % 11) - 5.0f; /* -5 .. 5, the first 5 of each row at column (8i + 5) % 11 */
-    int s = clrt_context_create(&ctx, NULL);
-    if (s == CLRT_OK)
-        s = clrt_queue_create(&q, ctx);
+    int s = tu_session_open(&ctx, &q);
     if (s == CLRT_OK)
         s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
     if (s == CLRT_OK)
@@ -657,10 +650,7 @@ static int reduce_session(void)
     if (s == CLRT_OK)
         for (int r = 0; r < M; r++)
             assert_int_equal(ix[r], argmax_ref(h, CLRT_FLOAT32, N, (size_t)r));
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(all);
-    clrt_buffer_destroy(cols);
-    clrt_buffer_destroy(arg);
+    TU_DESTROY_BUFFERS(a, all, cols, arg);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
@@ -680,18 +670,17 @@ static void fault_sweep(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(reduce_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(reduce_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(reduce_large, tu_only_fixture_live),
-        cmocka_unit_test_teardown(reduce_exact_integers, tu_only_fixture_live),
-        cmocka_unit_test_teardown(reduce_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(argmax_rows, tu_only_fixture_live),
-        cmocka_unit_test_teardown(argmax_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(special_values, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
+        TU_FIXTURE_TEST(reduce_f32),
+        TU_FIXTURE_TEST(reduce_f64),
+        TU_FIXTURE_TEST(reduce_large),
+        TU_FIXTURE_TEST(reduce_exact_integers),
+        TU_FIXTURE_TEST(reduce_every_variant),
+        TU_FIXTURE_TEST(argmax_rows),
+        TU_FIXTURE_TEST(argmax_every_variant),
+        TU_FIXTURE_TEST(special_values),
+        TU_FIXTURE_TEST(refusals),
+        TU_FIXTURE_TEST(fault_sweep),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -244,9 +244,7 @@ static void refusals(void **state)
     clrt_buffer_destroy(oc);
     clrt_context_destroy(other);
     TU_OK(clrt_queue_finish(q));
-    clrt_buffer *every[] = {a, c, sq, bad, i32, f64, parent, v1, v2, v3, v4};
-    for (size_t i = 0; i < sizeof every / sizeof *every; i++)
-        clrt_buffer_destroy(every[i]);
+    TU_DESTROY_BUFFERS(a, c, sq, bad, i32, f64, parent, v1, v2, v3, v4);
 }
 
 /* ---- injected OpenCL failures (src/base/debug.h's seam): every call of every site
@@ -265,9 +263,7 @@ static int transpose_session(void)
         h[i] = (float)i * 0.5f;
         hi[i] = -7 * i;
     }
-    int s = clrt_context_create(&ctx, NULL);
-    if (s == CLRT_OK)
-        s = clrt_queue_create(&q, ctx);
+    int s = tu_session_open(&ctx, &q);
     if (s == CLRT_OK)
         s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
     if (s == CLRT_OK)
@@ -296,10 +292,7 @@ static int transpose_session(void)
                 assert_true(got[j * M + i] == h[i * N + j]);
                 assert_int_equal(goti[j * M + i], hi[i * N + j]);
             }
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(ia);
-    clrt_buffer_destroy(ic);
+    TU_DESTROY_BUFFERS(a, c, ia, ic);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
@@ -320,15 +313,14 @@ static void fault_sweep(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(transpose_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_i32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_large, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
+        TU_FIXTURE_TEST(transpose_f32),
+        TU_FIXTURE_TEST(transpose_f64),
+        TU_FIXTURE_TEST(transpose_i32),
+        TU_FIXTURE_TEST(transpose_large),
+        TU_FIXTURE_TEST(transpose_every_variant),
+        TU_FIXTURE_TEST(refusals),
+        TU_FIXTURE_TEST(fault_sweep),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -30,23 +30,6 @@ static void down(const clrt_buffer *b, double *h)
     assert_true(tu_canary_intact(tu_fx->q, b, CANARY));
 }
 
-/* |got - ref| <= tol * (absref + 1e-30) elementwise, absref a bound on the
- * magnitudes summed into ref. */
-static void expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
-                         double tol)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!(fabs(got[i] - ref[i]) <= tol * (absref[i] + 1e-300))) {
-            if (!bad)
-                first = i;
-            bad++;
-        }
-    if (bad)
-        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
-                 got[first], ref[first], tol * absref[first]);
-}
-
 /* ---- linear and relu */
 
 static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bias)
@@ -111,13 +94,13 @@ static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bia
     const double tol = 4.0 * (double)(in > n ? (in > out ? in : out) : (n > out ? n : out)) * tu_epsilon(dt);
     const char *dn = tu_dtype_name(dt);
     snprintf(what, sizeof what, "linear forward %zux%zu -> %zu %s%s", n, in, out, dn, bias ? "" : " no bias");
-    expect_close(what, y, ry, ay, n * out, tol);
+    tu_expect_close(what, y, ry, ay, n * out, tol);
     snprintf(what, sizeof what, "linear dx %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, dx, rdx, adx, n * in, tol);
+    tu_expect_close(what, dx, rdx, adx, n * in, tol);
     snprintf(what, sizeof what, "linear dw %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, dw, rdw, adw, out * in, tol);
+    tu_expect_close(what, dw, rdw, adw, out * in, tol);
     snprintf(what, sizeof what, "linear db %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, db, rdb, adb, out, tol);
+    tu_expect_close(what, db, rdb, adb, out, tol);
     /* relu in place over y, then against the host */
     TU_OK(clrt_nn_relu_forward(tu_fx->q, dY, dY));
     double *r = malloc(n * out * 8), *one = malloc(n * out * 8);
@@ -128,10 +111,8 @@ static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bia
     }
     down(dY, y);
     snprintf(what, sizeof what, "relu forward in place %zux%zu %s", n, out, dn);
-    expect_close(what, y, r, one, n * out, 0);
-    clrt_buffer *bufs[] = {dX, dW, dB, dY, dDY, dDX, dDW, dDB};
-    for (size_t i = 0; i < 8; i++)
-        clrt_buffer_destroy(bufs[i]);
+    tu_expect_close(what, y, r, one, n * out, 0);
+    TU_DESTROY_BUFFERS(dX, dW, dB, dY, dDY, dDX, dDW, dDB);
     double *hs[] = {x, w, b, dy, y, ry, ay, dx, rdx, adx, dw, rdw, adw, db, rdb, adb, r, one};
     for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
         free(hs[i]);
@@ -173,10 +154,8 @@ static void check_relu_backward(clrt_dtype dt, size_t rows, size_t cols)
     for (size_t i = 0; i < n; i++)
         if (x[i] > 0 && fabs(x[i]) < (dt == CLRT_FLOAT64 ? 0x1p-1022 : 0x1p-126) && got[i] == 0)
             got[i] = ref[i];
-    expect_close(what, got, ref, zero, n, 0);
-    clrt_buffer_destroy(dX);
-    clrt_buffer_destroy(dDY);
-    clrt_buffer_destroy(dDX);
+    tu_expect_close(what, got, ref, zero, n, 0);
+    TU_DESTROY_BUFFERS(dX, dDY, dDX);
     free(x);
     free(dy);
     free(ref);
@@ -216,9 +195,7 @@ static void relu_backward_special(void **state)
                 if (!(isnan(ref[i]) ? isnan(got[i]) : got[i] == ref[i]))
                     fail_msg("relu backward (mode %d, %s) [%d]: x %g dy %g gave %g, expected %g", mode,
                              d ? "f64" : "f32", i, x[i], dy[i], got[i], ref[i]);
-            clrt_buffer_destroy(dX);
-            clrt_buffer_destroy(dDY);
-            clrt_buffer_destroy(dDX);
+            TU_DESTROY_BUFFERS(dX, dDY, dDX);
         }
     }
 }
@@ -265,7 +242,7 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
     const char *dn = tu_dtype_name(dt);
     double aloss = fabs(rloss) + 1 + fabs(scale) + fabs(shift) * 0; /* shift cancels exactly in z - m */
     snprintf(what, sizeof what, "xent loss %zux%zu scale %g shift %g %s", n, c, scale, shift, dn);
-    expect_close(what, &loss, &rloss, &aloss, 1, tol);
+    tu_expect_close(what, &loss, &rloss, &aloss, 1, tol);
     if (with_grad) {
         down(dG, g);
         /* each probability to its own size (a row sum short of terms shows in every
@@ -273,12 +250,9 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
         for (size_t i = 0; i < n * c; i++)
             ag[i] = fabs(rg[i]) + 1.0 / ((double)n * (double)c);
         snprintf(what, sizeof what, "xent dlogits %zux%zu scale %g shift %g %s", n, c, scale, shift, dn);
-        expect_close(what, g, rg, ag, n * c, tol);
+        tu_expect_close(what, g, rg, ag, n * c, tol);
     }
-    clrt_buffer_destroy(dZ);
-    clrt_buffer_destroy(dL);
-    clrt_buffer_destroy(dG);
-    clrt_buffer_destroy(dLab);
+    TU_DESTROY_BUFFERS(dZ, dL, dG, dLab);
     free(z);
     free(g);
     free(rg);
@@ -385,10 +359,7 @@ static void xent_bad_rows(void **state)
                     fail_msg("xent with a bad row (case %d): dlogits[%zu] %g, expected %g", run, i, g[i],
                              spoilt ? NAN : rg[i]);
             }
-            clrt_buffer_destroy(dZ);
-            clrt_buffer_destroy(dL);
-            clrt_buffer_destroy(dG);
-            clrt_buffer_destroy(dLab);
+            TU_DESTROY_BUFFERS(dZ, dL, dG, dLab);
         }
         TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, NULL));
     }
@@ -458,9 +429,7 @@ static void gradcheck(void **state)
             if (!(fabs(num - ps[k].g[i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, ps[k].g[i], num);
         }
-    clrt_buffer *bufs[] = {dX, dW, dB, dY, dL, dG, gX, gW, gB, dLab};
-    for (size_t i = 0; i < 10; i++)
-        clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(dX, dW, dB, dY, dL, dG, gX, gW, gB, dLab);
     free(x);
     free(w);
     free(b);
@@ -539,10 +508,8 @@ static void gradcheck_relu_net(void **state)
             if (!(fabs(num - ps[k].g[i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, ps[k].g[i], num);
         }
-    clrt_buffer *bufs[] = {net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh,
-                           gx, gw1, gb1};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh, gx,
+                       gw1, gb1);
     free(x);
     free(w1);
     free(b1);
@@ -584,12 +551,12 @@ static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double
     char what[100];
     snprintf(what, sizeof what, "sgd %zux%zu lr %g mu %g wd %g %s", rows, cols, lr, mu, wd,
              tu_dtype_name(dt));
-    expect_close(what, got, p, ap, n, 16 * tu_epsilon(dt));
+    tu_expect_close(what, got, p, ap, n, 16 * tu_epsilon(dt));
     if (dV) {
         down(dV, gv);
         for (size_t i = 0; i < n; i++)
             ap[i] = 1 + fabs(v[i]);
-        expect_close(what, gv, v, ap, n, 16 * tu_epsilon(dt));
+        tu_expect_close(what, gv, v, ap, n, 16 * tu_epsilon(dt));
         clrt_buffer_destroy(dV);
     }
     clrt_buffer_destroy(dP);
@@ -700,9 +667,7 @@ static void refusals(void **state)
     TU_OK(clrt_buffer_view(&other, wrong, 0, 0, 2, 5));
     TU_REFUSED(CLRT_EINVAL, "in part", clrt_nn_relu_backward(q, hi, other, lo)); /* dx overlaps x */
     TU_REFUSED(CLRT_EINVAL, "in part", clrt_nn_relu_backward(q, hi, lo, other)); /* dx overlaps dy */
-    clrt_buffer_destroy(lo);
-    clrt_buffer_destroy(hi);
-    clrt_buffer_destroy(other);
+    TU_DESTROY_BUFFERS(lo, hi, other);
     TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_relu_backward(q, i32, i32, i32));
     if (x64)
         TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_backward(q, x, x64, x));
@@ -761,27 +726,23 @@ static void refusals(void **state)
     TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_init_kaiming_uniform(q, i32, NULL, 1));
     if (x64)
         TU_STATUS(CLRT_ESHAPE, clrt_nn_init_kaiming_uniform(q, x64, b, 1));
-    clrt_buffer *all[] = {x, w, b, y, g, wrong, i32, lab, loss, x64};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (all[i])
-            clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(x, w, b, y, g, wrong, i32, lab, loss, x64);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(linear, tu_only_fixture_live),
-        cmocka_unit_test_teardown(relu_backward, tu_only_fixture_live),
-        cmocka_unit_test_teardown(relu_backward_special, tu_only_fixture_live),
-        cmocka_unit_test_teardown(softmax_xent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(xent_in_slices, tu_only_fixture_live),
-        cmocka_unit_test_teardown(xent_bad_rows, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck_relu_net, tu_only_fixture_live),
-        cmocka_unit_test_teardown(sgd, tu_only_fixture_live),
-        cmocka_unit_test_teardown(init, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(linear),
+        TU_FIXTURE_TEST(relu_backward),
+        TU_FIXTURE_TEST(relu_backward_special),
+        TU_FIXTURE_TEST(softmax_xent),
+        TU_FIXTURE_TEST(xent_in_slices),
+        TU_FIXTURE_TEST(xent_bad_rows),
+        TU_FIXTURE_TEST(gradcheck),
+        TU_FIXTURE_TEST(gradcheck_relu_net),
+        TU_FIXTURE_TEST(sgd),
+        TU_FIXTURE_TEST(init),
+        TU_FIXTURE_TEST(refusals),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -83,22 +83,6 @@ static void rm(mat *m)
     m->b = m->parent = NULL;
 }
 
-/* |got - ref| <= tol * absref (+ a tiny floor) elementwise. */
-static void expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
-                         double tol)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!(fabs(got[i] - ref[i]) <= tol * absref[i] + 1e-300)) {
-            if (!bad)
-                first = i;
-            bad++;
-        }
-    if (bad)
-        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
-                 got[first], ref[first], tol * absref[first]);
-}
-
 /* ---- convolution */
 
 typedef struct conv_case {
@@ -201,11 +185,11 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     char w2[240];
     rd(&my, got, what);
     snprintf(w2, sizeof w2, "%s: y", what);
-    expect_close(w2, got, r.y, r.ay, t->n * out, 2.0 * (double)(ckk + 8) * eps);
+    tu_expect_close(w2, got, r.y, r.ay, t->n * out, 2.0 * (double)(ckk + 8) * eps);
     if (which & 1) {
         rd(&mdx, got, what);
         snprintf(w2, sizeof w2, "%s: dx", what);
-        expect_close(w2, got, r.dx, r.adx, t->n * in, 2.0 * (double)(t->k * t->kh * t->kw + 8) * eps);
+        tu_expect_close(w2, got, r.dx, r.adx, t->n * in, 2.0 * (double)(t->k * t->kh * t->kw + 8) * eps);
     } else {
         rd(&mdx, got, what);
         for (size_t i = 0; i < t->n * in; i++)
@@ -215,12 +199,12 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     if (which & 2) {
         rd(&mdw, got, what);
         snprintf(w2, sizeof w2, "%s: dw", what);
-        expect_close(w2, got, r.dw, r.adw, t->k * ckk, 2.0 * (double)(t->n * oh * ow + 8) * eps);
+        tu_expect_close(w2, got, r.dw, r.adw, t->k * ckk, 2.0 * (double)(t->n * oh * ow + 8) * eps);
     }
     if (which & 4) {
         rd(&mdb, got, what);
         snprintf(w2, sizeof w2, "%s: db", what);
-        expect_close(w2, got, r.db, r.adb, t->k, 2.0 * (double)(t->n * oh * ow + 8) * eps);
+        tu_expect_close(w2, got, r.db, r.adb, t->k, 2.0 * (double)(t->n * oh * ow + 8) * eps);
     }
     mat *all[] = {&mx, &mw, &mb, &my, &mdy, &mdx, &mdw, &mdb};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -371,7 +355,7 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
     double *adx = alloc_d(t->n * in);
     for (size_t i = 0; i < t->n * in; i++)
         adx[i] = fabs(rdx[i]) + 1; /* sums of at most size^2 values */
-    expect_close(what, got, rdx, adx, t->n * in, (double)(t->size * t->size) * tu_epsilon(dt));
+    tu_expect_close(what, got, rdx, adx, t->n * in, (double)(t->size * t->size) * tu_epsilon(dt));
     /* without argmax: y alone */
     mat my2 = mk(dt, t->n, out, NULL, 0);
     TU_OK(clrt_nn_maxpool_forward(tu_fx->q, my2.b, NULL, mx.b, &s));
@@ -649,9 +633,7 @@ static void gradcheck_chain(void **state)
             if (!(fabs(num - hg[k][i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, hg[k][i], num);
         }
-    clrt_buffer *bufs[] = {c.x, c.w, c.b, c.y, c.a, c.p, c.am, dp, da, dyb, gx, gw, gb};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(c.x, c.w, c.b, c.y, c.a, c.p, c.am, dp, da, dyb, gx, gw, gb);
     for (int i = 0; i < 3; i++)
         free(hg[i]);
     free(x);
@@ -848,10 +830,7 @@ static void conv_refusals(void **state)
     /* nothing was written */
     assert_marked(y, n * out, mark);
     assert_marked(dx, n * in, mark);
-    clrt_buffer *bufs[] = {x, w, b, y, dy, dx, dw, db, wrong, i32, x64, all};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        if (bufs[i])
-            clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(x, w, b, y, dy, dx, dw, db, wrong, i32, x64, all);
 }
 
 static void pool_refusals(void **state)
@@ -904,9 +883,7 @@ static void pool_refusals(void **state)
     TU_OK(clrt_buffer_view(&v2, all, 0, in - 1, n, out));
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_nn_maxpool_forward(q, v2, NULL, v1, &s));
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_nn_maxpool_backward(q, v1, v2, am, &s));
-    clrt_buffer_destroy(v1);
-    clrt_buffer_destroy(v2);
-    clrt_buffer_destroy(all);
+    TU_DESTROY_BUFFERS(v1, v2, all);
     clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *oam;
     TU_OK(clrt_buffer_create(&oam, other, CLRT_INT32, n, out));
@@ -916,28 +893,24 @@ static void pool_refusals(void **state)
     clrt_context_destroy(other);
     assert_marked(y, n * out, mark);
     assert_marked(dx, n * in, mark);
-    clrt_buffer *bufs[] = {x, y, am, amw, fam, dy, dx, wrong, i32, x64};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        if (bufs[i])
-            clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(x, y, am, amw, fam, dy, dx, wrong, i32, x64);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(conv_output, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_partial, tu_only_fixture_live),
-        cmocka_unit_test_teardown(pool_output, tu_only_fixture_live),
-        cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_loop_slices, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_algorithms, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_threads, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(pool_refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(conv_output),
+        TU_FIXTURE_TEST(conv),
+        TU_FIXTURE_TEST(conv_partial),
+        TU_FIXTURE_TEST(pool_output),
+        TU_FIXTURE_TEST(maxpool),
+        TU_FIXTURE_TEST(gradcheck_chain),
+        TU_FIXTURE_TEST(conv_params),
+        TU_FIXTURE_TEST(conv_loop_slices),
+        TU_FIXTURE_TEST(conv_algorithms),
+        TU_FIXTURE_TEST(conv_threads),
+        TU_FIXTURE_TEST(conv_refusals),
+        TU_FIXTURE_TEST(pool_refusals),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -75,9 +75,7 @@ static void marker_after_work(void **state)
     clrt_event_destroy(done);
     clrt_event_destroy(rd);
     clrt_event_destroy(NULL); /* a no-op */
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     free(ha);
@@ -466,9 +464,7 @@ static int event_session(int *after)
     clrt_event_destroy(wb);
     clrt_event_destroy(m);
     clrt_event_destroy(rd);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(up);
     clrt_queue_destroy(run);
     clrt_context_destroy(ctx);
@@ -574,9 +570,7 @@ static void *work(void *arg)
         clrt_event_destroy(ra);
         clrt_event_destroy(rb);
         clrt_event_destroy(rc);
-        clrt_buffer_destroy(a);
-        clrt_buffer_destroy(b);
-        clrt_buffer_destroy(c);
+        TU_DESTROY_BUFFERS(a, b, c);
         clrt_queue_destroy(up);
         clrt_queue_destroy(run);
         ra = rb = rc = NULL;

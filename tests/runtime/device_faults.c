@@ -137,10 +137,7 @@ static void rig_add_ok(rig *r)
 
 static void rig_close(rig *r)
 {
-    clrt_buffer_destroy(r->a);
-    clrt_buffer_destroy(r->b);
-    clrt_buffer_destroy(r->c);
-    clrt_buffer_destroy(r->m);
+    TU_DESTROY_BUFFERS(r->a, r->b, r->c, r->m);
     clrt_queue_destroy(r->q);
     clrt_queue_destroy(r->q2);
     clrt_context_destroy(r->ctx);
@@ -533,10 +530,7 @@ static int session(void)
     if (s == CLRT_OK)
         for (int i = 0; i < 12; i++)
             assert_true(hc[i] == 2.0f * ha[i]);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(m);
+    TU_DESTROY_BUFFERS(a, b, c, m);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;

@@ -95,9 +95,7 @@ static void run_ops(void)
     TU_OK(clrt_buffer_read(q, a, w, M * K));
     for (int i = 0; i < M * K; i++)
         assert_true(w[i] == 2 * x[i]);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     alarm(0);

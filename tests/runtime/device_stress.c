@@ -93,9 +93,7 @@ static void run_op(worker *w, clrt_context *ctx, clrt_queue *q, unsigned *rng, i
         }
         w->ops++;
     }
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
     free(a);
     free(b);
     free(c);

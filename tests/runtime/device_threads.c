@@ -72,10 +72,7 @@ static void *worker(void *arg)
             else
                 j->errors += bad;
         }
-        clrt_buffer_destroy(da);
-        clrt_buffer_destroy(db);
-        clrt_buffer_destroy(dc);
-        clrt_buffer_destroy(ds);
+        TU_DESTROY_BUFFERS(da, db, dc, ds);
     }
     if (!j->shared_q)
         clrt_queue_destroy(q);

@@ -89,10 +89,7 @@ static void views_of_views(void **state)
     clrt_buffer *bad = (clrt_buffer *)0x1;
     TU_REFUSED(CLRT_EINVAL, "does not lie inside", clrt_buffer_view(&bad, vv, 0, 0, 5, 5));
     assert_null(bad);
-    clrt_buffer_destroy(vvv);
-    clrt_buffer_destroy(vv);
-    clrt_buffer_destroy(v);
-    clrt_buffer_destroy(p);
+    TU_DESTROY_BUFFERS(vvv, vv, v, p);
 }
 
 /* The parent may be destroyed first: the view keeps the memory. */
@@ -167,13 +164,12 @@ static void int32_buffers(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(window_read_write, tu_only_fixture_live),
-        cmocka_unit_test_teardown(views_of_views, tu_only_fixture_live),
-        cmocka_unit_test_teardown(view_outlives_parent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(view_refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(int32_buffers, tu_only_fixture_live),
+        TU_FIXTURE_TEST(window_read_write),
+        TU_FIXTURE_TEST(views_of_views),
+        TU_FIXTURE_TEST(view_outlives_parent),
+        TU_FIXTURE_TEST(view_refusals),
+        TU_FIXTURE_TEST(int32_buffers),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }
