@@ -141,6 +141,36 @@ void tu_read_doubles(clrt_queue *q, const clrt_buffer *buf, double *h, size_t n)
     free(t);
 }
 
+clrt_buffer *tu_upload(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows, size_t cols,
+                       const void *host)
+{
+    clrt_buffer *buf = NULL;
+    TU_OK(clrt_buffer_create(&buf, ctx, dtype, rows, cols));
+    if (host)
+        TU_OK(clrt_buffer_write(q, buf, host, rows * cols));
+    return buf;
+}
+
+void tu_device_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                   size_t n)
+{
+    clrt_buffer *da = tu_upload(ctx, q, dtype, 1, n, a), *db = tu_upload(ctx, q, dtype, 1, n, b);
+    clrt_buffer *dc = tu_upload(ctx, q, dtype, 1, n, NULL);
+    TU_OK(clrt_add(q, dc, da, db));
+    TU_OK(clrt_buffer_read(q, dc, c, n));
+    TU_DESTROY_BUFFERS(da, db, dc);
+}
+
+void tu_device_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                      size_t M, size_t N, size_t K)
+{
+    clrt_buffer *da = tu_upload(ctx, q, dtype, M, K, a), *db = tu_upload(ctx, q, dtype, K, N, b);
+    clrt_buffer *dc = tu_upload(ctx, q, dtype, M, N, NULL);
+    TU_OK(clrt_matmul(q, dc, da, db));
+    TU_OK(clrt_buffer_read(q, dc, c, M * N));
+    TU_DESTROY_BUFFERS(da, db, dc);
+}
+
 clrt_context *tu_context_on(const clrt_device_info *dev)
 {
     char sel[32];

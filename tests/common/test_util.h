@@ -47,6 +47,19 @@ size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype d
 void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
                       size_t K);
 
+/* A rows x cols buffer of dtype on ctx, holding host's rows * cols elements
+ * (host NULL: as made); fails the test on any error. */
+clrt_buffer *tu_upload(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows, size_t cols,
+                       const void *host);
+/* c = a + b (n elements of dtype) and c = a b (a M x K, b K x N, c M x N)
+ * through clrt_add and clrt_matmul on ctx and q, on device buffers made for
+ * the call and destroyed after it; fails the test on any error. The results
+ * are left for the caller to check. */
+void tu_device_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                   size_t n);
+void tu_device_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                      size_t M, size_t N, size_t K);
+
 /* A new context on dev's device (selector "N", its clrt_device_list index),
  * failing the test when it cannot be made: for tests that need a second
  * context on the device under test. */

@@ -557,14 +557,7 @@ static void gemm_shipped_gpu_defaults(void **state)
             assert_true(ha && hb && hc);
             clrt__ref_fill(ha, dt, n, 3);
             clrt__ref_fill(hb, dt, n, 4);
-            clrt_buffer *a, *b, *c;
-            TU_OK(clrt_buffer_create(&a, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_create(&b, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_create(&c, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_write(q, a, ha, n));
-            TU_OK(clrt_buffer_write(q, b, hb, n));
-            TU_OK(clrt_add(q, c, a, b));
-            TU_OK(clrt_buffer_read(q, c, hc, n));
+            tu_device_add(ctx, q, dt, hc, ha, hb, n);
             for (size_t i = 0; i < n; i++) {
                 double want = dbl ? ((double *)ha)[i] + ((double *)hb)[i]
                                   : (double)(float)(((float *)ha)[i] + ((float *)hb)[i]);
@@ -573,7 +566,6 @@ static void gemm_shipped_gpu_defaults(void **state)
                     fail_msg("%s add[%zu] = %g, want %g", gpu_classes[g].name, i, got, want);
             }
             tu_assert_ran(ctx, "add", dt, add);
-            TU_DESTROY_BUFFERS(a, b, c);
             free(ha);
             free(hb);
             free(hc);
