@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,17 @@ void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         clrt_buffer_destroy(bufs[i]);
+}
+
+void tu_run_threads(size_t count, void *(*fn)(void *), void *jobs, size_t job_size)
+{
+    pthread_t *th = malloc((count ? count : 1) * sizeof *th);
+    assert_non_null(th);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, fn, (char *)jobs + i * job_size), 0);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    free(th);
 }
 
 void tu_assert_no_live_handles(void)

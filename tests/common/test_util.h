@@ -143,6 +143,12 @@ void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n);
     tu_destroy_buffers((clrt_buffer *[]){__VA_ARGS__},                                             \
                        sizeof((clrt_buffer *[]){__VA_ARGS__}) / sizeof(clrt_buffer *))
 
+/* Run fn on count threads at once, thread i on element i of jobs (an array of
+ * job_size-byte elements), and wait for them all; fails the test when a
+ * thread cannot be started or joined. The threads must not call cmocka's
+ * asserts (not thread-safe): they leave their outcome in their job. */
+void tu_run_threads(size_t count, void *(*fn)(void *), void *jobs, size_t job_size);
+
 /* Assert that no context, queue, buffer, program or kernel is alive. */
 void tu_assert_no_live_handles(void);
 

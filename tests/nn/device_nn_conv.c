@@ -716,11 +716,7 @@ static void conv_threads(void **state)
         for (int t = 0; t < T; t++)
             conv_worker(&jobs[t]);
     } else {
-        pthread_t th[T];
-        for (int t = 0; t < T; t++)
-            assert_int_equal(pthread_create(&th[t], NULL, conv_worker, &jobs[t]), 0);
-        for (int t = 0; t < T; t++)
-            assert_int_equal(pthread_join(th[t], NULL), 0);
+        tu_run_threads(T, conv_worker, jobs, sizeof *jobs);
     }
     for (int t = 0; t < T; t++) {
         TU_OK(jobs[t].status);

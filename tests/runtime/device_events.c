@@ -608,15 +608,12 @@ static void threads(void **state)
     TU_OK(clrt_matmul(q, y, x, x)); /* some work for the shared event to stand after */
     enum { T = 4 };
     worker w[T];
-    pthread_t th[T];
     clrt_event *shared;
     TU_OK(clrt_event_record(&shared, q));
-    for (int i = 0; i < T; i++) {
+    for (int i = 0; i < T; i++)
         w[i] = (worker){.ctx = ctx, .shared = shared, .seed = 10u + (unsigned)i};
-        assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
-    }
+    tu_run_threads(T, work, w, sizeof *w);
     for (int i = 0; i < T; i++) {
-        pthread_join(th[i], NULL);
         if (w[i].status != CLRT_OK)
             fail_msg("thread %d: %s: %s", i, clrt_status_name(w[i].status), w[i].message);
         assert_int_equal(w[i].wrong, 0);
