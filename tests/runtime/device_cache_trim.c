@@ -121,6 +121,17 @@ static void list_programs(listing *l)
     closedir(d);
 }
 
+/* Five 300 KiB entries <letter>0.bin .. <letter>4.bin in the program folder,
+ * the first oldest seconds old and each next one step seconds younger. */
+static void old_entries(char letter, long oldest, long step)
+{
+    char path[512];
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%c%d.bin", programs, letter, i);
+        make_file(path, 300 << 10, oldest - step * i);
+    }
+}
+
 /* Five old 300 KiB entries (f0 the oldest) and a 1 MiB cap: the store of a
  * new program removes the oldest until the folder fits, and only those. */
 static void cap_evicts_least_recently_used(void **state)
@@ -128,11 +139,7 @@ static void cap_evicts_least_recently_used(void **state)
     (void)state;
     assert_int_equal(tu_clear_dir(programs), 0);
     setenv("CLRT_CACHE_MAX_MB", "1", 1);
-    char path[512];
-    for (int i = 0; i < 5; i++) {
-        snprintf(path, sizeof path, "%s/f%d.bin", programs, i);
-        make_file(path, 300 << 10, 5000 - 1000 * i);
-    }
+    old_entries('f', 5000, 1000);
     run_program(1);
     listing l;
     list_programs(&l);
@@ -157,10 +164,7 @@ static void cap_evicts_least_recently_used(void **state)
     struct stat st;
     assert_int_equal(stat(entry, &st), 0);
     assert_true(st.st_mtime > time(NULL) - 600);
-    for (int i = 0; i < 5; i++) { /* fill up with old entries again */
-        snprintf(path, sizeof path, "%s/g%d.bin", programs, i);
-        make_file(path, 300 << 10, 3000);
-    }
+    old_entries('g', 3000, 0); /* fill up with old entries again */
     run_program(2); /* a store: the g files and older f files go first */
     assert_true(exists(entry));
     list_programs(&l);
@@ -173,11 +177,7 @@ static void default_cap_keeps_small_cache(void **state)
     (void)state;
     assert_int_equal(tu_clear_dir(programs), 0);
     unsetenv("CLRT_CACHE_MAX_MB");
-    char path[512];
-    for (int i = 0; i < 5; i++) {
-        snprintf(path, sizeof path, "%s/f%d.bin", programs, i);
-        make_file(path, 300 << 10, 5000 - 1000 * i);
-    }
+    old_entries('f', 5000, 1000);
     run_program(3);
     listing l;
     list_programs(&l);
