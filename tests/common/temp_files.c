@@ -43,19 +43,19 @@ int tu_remove_tree(const char *path)
 size_t tu_each_entry(const char *dir, void (*fn)(const char *path, void *arg), void *arg)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return 0;
     size_t n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
+    for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] == '.')
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (fn)
-            fn(path, arg);
+            continue; /* ".", ".." and hidden files */
         n++;
+        if (fn) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            fn(path, arg);
+        }
     }
-    closedir(d);
+    if (d)
+        closedir(d);
     return n;
 }
 

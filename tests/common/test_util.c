@@ -225,6 +225,12 @@ void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n)
         clrt_buffer_destroy(bufs[i]);
 }
 
+void tu_free_all(void *const *ptrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ptrs[i]);
+}
+
 void tu_run_threads(size_t count, void *(*fn)(void *), void *jobs, size_t job_size)
 {
     pthread_t *th = malloc((count ? count : 1) * sizeof *th);

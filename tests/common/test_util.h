@@ -143,6 +143,10 @@ void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n);
     tu_destroy_buffers((clrt_buffer *[]){__VA_ARGS__},                                             \
                        sizeof((clrt_buffer *[]){__VA_ARGS__}) / sizeof(clrt_buffer *))
 
+/* free() every host pointer listed. */
+void tu_free_all(void *const *ptrs, size_t n);
+#define TU_FREE_ALL(...) tu_free_all((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+
 /* Run fn on count threads at once, thread i on element i of jobs (an array of
  * job_size-byte elements), and wait for them all; fails the test when a
  * thread cannot be started or joined. The threads must not call cmocka's

@@ -135,10 +135,7 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
     operand_free(&oa);
     operand_free(&ob);
     operand_free(&oc);
-    free(a);
-    free(b);
-    free(c0);
-    free(c);
+    TU_FREE_ALL(a, b, c0, c);
 }
 
 static const clrt_trans trans[2] = {CLRT_NO_TRANS, CLRT_TRANS};

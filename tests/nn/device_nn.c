@@ -156,11 +156,7 @@ static void check_relu_backward(clrt_dtype dt, size_t rows, size_t cols)
             got[i] = ref[i];
     tu_expect_close(what, got, ref, zero, n, 0);
     TU_DESTROY_BUFFERS(dX, dDY, dDX);
-    free(x);
-    free(dy);
-    free(ref);
-    free(got);
-    free(zero);
+    TU_FREE_ALL(x, dy, ref, got, zero);
 }
 
 static void relu_backward(void **state)
@@ -253,11 +249,7 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
         tu_expect_close(what, g, rg, ag, n * c, tol);
     }
     TU_DESTROY_BUFFERS(dZ, dL, dG, dLab);
-    free(z);
-    free(g);
-    free(rg);
-    free(ag);
-    free(lab);
+    TU_FREE_ALL(z, g, rg, ag, lab);
 }
 
 static void softmax_xent(void **state)
@@ -510,11 +502,7 @@ static void gradcheck_relu_net(void **state)
         }
     TU_DESTROY_BUFFERS(net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh, gx,
                        gw1, gb1);
-    free(x);
-    free(w1);
-    free(b1);
-    free(w2);
-    free(b2);
+    TU_FREE_ALL(x, w1, b1, w2, b2);
 }
 
 /* ---- SGD */
@@ -561,11 +549,7 @@ static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double
     }
     clrt_buffer_destroy(dP);
     clrt_buffer_destroy(dG);
-    free(p);
-    free(v);
-    free(got);
-    free(gv);
-    free(ap);
+    TU_FREE_ALL(p, v, got, gv, ap);
 }
 
 static void sgd(void **state)

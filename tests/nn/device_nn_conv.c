@@ -210,11 +210,7 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         rm(all[i]);
     conv_ref_free(&r);
-    free(got);
-    free(x);
-    free(w);
-    free(b);
-    free(dy);
+    TU_FREE_ALL(got, x, w, b, dy);
 }
 
 static void conv(void **state)
@@ -367,14 +363,7 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         rm(all[i]);
     clrt_buffer_destroy(am);
-    free(x);
-    free(dy);
-    free(ry);
-    free(rdx);
-    free(got);
-    free(adx);
-    free(ram);
-    free(gam);
+    TU_FREE_ALL(x, dy, ry, rdx, got, adx, ram, gam);
 }
 
 static void maxpool(void **state)
@@ -636,10 +625,7 @@ static void gradcheck_chain(void **state)
     TU_DESTROY_BUFFERS(c.x, c.w, c.b, c.y, c.a, c.p, c.am, dp, da, dyb, gx, gw, gb);
     for (int i = 0; i < 3; i++)
         free(hg[i]);
-    free(x);
-    free(w);
-    free(b);
-    free(r);
+    TU_FREE_ALL(x, w, b, r);
 }
 
 /* ---- threads: the queue's intermediates under its lock */
@@ -699,13 +685,8 @@ static void conv_threads(void **state)
         clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
         for (int o = 0; o < 4; o++) {
             const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
-            float *h = malloc(cnt * sizeof *h);
-            assert_non_null(h);
             want[t][o] = alloc_d(cnt);
-            TU_OK(clrt_buffer_read(tu_fx->q, outs[o], h, cnt));
-            for (size_t i = 0; i < cnt; i++)
-                want[t][o][i] = h[i];
-            free(h);
+            tu_read_doubles(tu_fx->q, outs[o], want[t][o], cnt);
         }
         jobs[t].rounds = tu_small() ? 2 : 20;
     }
@@ -723,18 +704,15 @@ static void conv_threads(void **state)
         clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
         for (int o = 0; o < 4; o++) {
             const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
-            float *h = malloc(cnt * sizeof *h);
-            assert_non_null(h);
-            TU_OK(clrt_buffer_read(tu_fx->q, outs[o], h, cnt));
+            double *h = alloc_d(cnt);
+            tu_read_doubles(tu_fx->q, outs[o], h, cnt);
             for (size_t i = 0; i < cnt; i++)
-                if ((double)h[i] != want[t][o][i])
-                    fail_msg("thread %d, output %d [%zu]: %g, alone %g", t, o, i, (double)h[i], want[t][o][i]);
+                if (h[i] != want[t][o][i])
+                    fail_msg("thread %d, output %d [%zu]: %g, alone %g", t, o, i, h[i], want[t][o][i]);
             free(h);
             free(want[t][o]);
         }
-        clrt_buffer *bufs[7] = {jobs[t].x, jobs[t].w, jobs[t].b, jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
-        for (int i = 0; i < 7; i++)
-            clrt_buffer_destroy(bufs[i]);
+        TU_DESTROY_BUFFERS(jobs[t].x, jobs[t].w, jobs[t].b, jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db);
         if (own[t])
             clrt_queue_destroy(own[t]);
     }

@@ -119,10 +119,7 @@ static void async_views(void **state)
     clrt_buffer_destroy(p);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
-    free(full);
-    free(back);
-    free(win);
-    free(winback);
+    TU_FREE_ALL(full, back, win, winback);
 }
 
 /* ---- several queues */

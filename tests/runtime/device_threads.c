@@ -76,10 +76,7 @@ static void *worker(void *arg)
     }
     if (!j->shared_q)
         clrt_queue_destroy(q);
-    free(a);
-    free(b);
-    free(c);
-    free(s);
+    TU_FREE_ALL(a, b, c, s);
     return NULL;
 }
 

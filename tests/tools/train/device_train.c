@@ -268,10 +268,7 @@ static void test_classify_matches_host(void **state)
     clrt_buffer_destroy(xb);
     clrt_buffer_destroy(pb);
     train_net_destroy(net);
-    free(x);
-    free(logits);
-    free(labels);
-    free(pred);
+    TU_FREE_ALL(x, logits, labels, pred);
 }
 
 /* --save's file: written, read back, the same weights and momentum, the
