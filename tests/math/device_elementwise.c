@@ -792,30 +792,10 @@ static void old_kernel_name(void **state)
 
 /* ---- refusals: status, message, nothing made, nothing enqueued */
 
-static void refusals(void **state)
+/* Wrong shapes: for each broadcast form of b, and a != c (wide is 4x6, vrow 1x5). */
+static void refuse_shapes(clrt_queue *q, clrt_buffer *a, clrt_buffer *b, clrt_buffer *c, clrt_buffer *wide,
+                          clrt_buffer *vrow)
 {
-    (void)state;
-    clrt_queue *q = tu_fx->q;
-    clrt_buffer *f64 = NULL, *v1, *v2, *vrow;
-    clrt_buffer *a = tu_buffer(CLRT_FLOAT32, 4, 5), *b = tu_buffer(CLRT_FLOAT32, 4, 5);
-    clrt_buffer *c = tu_buffer(CLRT_FLOAT32, 4, 5), *i32 = tu_buffer(CLRT_INT32, 4, 5);
-    clrt_buffer *j32 = tu_buffer(CLRT_INT32, 4, 5), *wide = tu_buffer(CLRT_FLOAT32, 4, 6);
-    clrt_buffer *p = tu_buffer(CLRT_FLOAT32, 10, 10);
-    TU_OK(clrt_buffer_view(&v1, p, 0, 0, 4, 5));   /* rows 0-3, cols 0-4 */
-    TU_OK(clrt_buffer_view(&v2, p, 3, 4, 4, 5));   /* rows 3-6, cols 4-8: shares (3, 4) with v1 */
-    TU_OK(clrt_buffer_view(&vrow, p, 2, 0, 1, 5)); /* row 2 of v1 */
-    if (tu_fx->dev.has_fp64)
-        f64 = tu_buffer(CLRT_FLOAT64, 4, 5);
-    clrt_context *other = tu_context_on(&tu_fx->dev);
-    clrt_buffer *ob;
-    TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 4, 5));
-    clrt_buffer dead = *a;
-    dead.tag = CLRT__TAG_DEAD;
-    const long live = clrt__debug_live(CLRT__LIVE_BUFFER);
-    TU_OK(clrt_queue_finish(q));
-    clrt__debug_fault_clear(); /* zeroes the call counts */
-
-    /* wrong shapes: for each broadcast form, and a != c */
     static const size_t bad_b[][2] = {{2, 5}, {4, 2}, {1, 4}, {5, 1}, {1, 6}, {3, 1}, {2, 1}, {5, 5}};
     for (size_t i = 0; i < sizeof bad_b / sizeof *bad_b; i++) {
         clrt_buffer *bb;
@@ -830,6 +810,51 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_ESHAPE, "shapes differ: y 4x5, x 4x6", clrt_axpby(q, 1, wide, 1, c));
     TU_REFUSED(CLRT_ESHAPE, "shapes differ", clrt_scale(q, wide, 2, a));
     TU_REFUSED(CLRT_ESHAPE, "shapes differ: dst 4x6, src 4x5", clrt_copy(q, wide, a));
+}
+
+/* Unknown op codes. */
+static void refuse_unknown_ops(clrt_queue *q, clrt_buffer *a, clrt_buffer *b, clrt_buffer *c)
+{
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op 0", clrt_binary(q, (clrt_binary_op)0, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op 7", clrt_binary(q, (clrt_binary_op)7, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op -1", clrt_binary(q, (clrt_binary_op)-1, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown unary op 0", clrt_unary(q, (clrt_unary_op)0, c, a));
+    TU_REFUSED(CLRT_EINVAL, "unknown unary op 9", clrt_unary(q, (clrt_unary_op)9, c, a));
+}
+
+/* int32 fill takes int32 values only. */
+static void refuse_non_int32_fills(clrt_queue *q, clrt_buffer *i32)
+{
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 0.5));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 2147483648.0));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, -2147483649.0));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, NAN));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, INFINITY));
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    clrt_queue *q = tu_fx->q;
+    clrt_buffer *a = tu_buffer(CLRT_FLOAT32, 4, 5), *b = tu_buffer(CLRT_FLOAT32, 4, 5);
+    clrt_buffer *c = tu_buffer(CLRT_FLOAT32, 4, 5), *i32 = tu_buffer(CLRT_INT32, 4, 5);
+    clrt_buffer *j32 = tu_buffer(CLRT_INT32, 4, 5), *wide = tu_buffer(CLRT_FLOAT32, 4, 6);
+    clrt_buffer *p = tu_buffer(CLRT_FLOAT32, 10, 10), *v1, *v2, *vrow, *f64 = NULL;
+    TU_OK(clrt_buffer_view(&v1, p, 0, 0, 4, 5));   /* rows 0-3, cols 0-4 */
+    TU_OK(clrt_buffer_view(&v2, p, 3, 4, 4, 5));   /* rows 3-6, cols 4-8: shares (3, 4) with v1 */
+    TU_OK(clrt_buffer_view(&vrow, p, 2, 0, 1, 5)); /* row 2 of v1 */
+    if (tu_fx->dev.has_fp64)
+        f64 = tu_buffer(CLRT_FLOAT64, 4, 5);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
+    clrt_buffer *ob;
+    TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 4, 5));
+    clrt_buffer dead = *a;
+    dead.tag = CLRT__TAG_DEAD;
+    const long live = clrt__debug_live(CLRT__LIVE_BUFFER);
+    TU_OK(clrt_queue_finish(q));
+    clrt__debug_fault_clear(); /* zeroes the call counts */
+
+    refuse_shapes(q, a, b, c, wide, vrow);
 
     /* dtypes: mixed is a shape error, int32 arithmetic is not supported */
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c float32, a int32, b float32)", clrt_binary(q, CLRT_OP_ADD, c, i32, b));
@@ -847,12 +872,7 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_axpby(q, 1, i32, 1, j32));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_scale(q, i32, 2, j32));
 
-    /* unknown op codes */
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op 0", clrt_binary(q, (clrt_binary_op)0, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op 7", clrt_binary(q, (clrt_binary_op)7, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op -1", clrt_binary(q, (clrt_binary_op)-1, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown unary op 0", clrt_unary(q, (clrt_unary_op)0, c, a));
-    TU_REFUSED(CLRT_EINVAL, "unknown unary op 9", clrt_unary(q, (clrt_unary_op)9, c, a));
+    refuse_unknown_ops(q, a, b, c);
 
     /* partial overlap of the output with an input */
     TU_REFUSED(CLRT_EINVAL, "overlaps a only in part", clrt_binary(q, CLRT_OP_ADD, v2, v1, b));
@@ -897,12 +917,7 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_fill(q, ob, 1));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_copy(q, c, ob));
 
-    /* int32 fill takes int32 values only */
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 0.5));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 2147483648.0));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, -2147483649.0));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, NAN));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, INFINITY));
+    refuse_non_int32_fills(q, i32);
 
     /* nothing made, nothing enqueued */
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), live);
