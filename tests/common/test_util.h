@@ -1,5 +1,8 @@
-/* Helpers shared by the device test suites: the device under test, host
- * references, tolerances, and the zero-live-handles check. */
+/* Helpers shared by the device test suites: the device under test and the
+ * suite's fixture, host references and tolerances, host arrays of any dtype,
+ * buffers made, filled, run through an operation and destroyed in one call,
+ * worker threads, and the zero-live-handles check. The fault sweep is in
+ * fault_sweep.h, scratch folders and files in temp_files.h. */
 #ifndef CLRT_TOOLS___TEST_UTIL_H
 #define CLRT_TOOLS___TEST_UTIL_H
 

@@ -548,6 +548,8 @@ static void every_site_reached(const unsigned long calls[CLRT__FAULT_SITES])
             fail_msg("the session never reaches %s: the sweep would not test it", tu_fault_site_call(site));
 }
 
+/* What call nth of site failing must give: tu_fault_expected's status, but
+ * for the two failures the session survives. */
 static int sweep_expect(int site, unsigned long nth, int got)
 {
     /* a machine with several platforms still finds a device elsewhere */
@@ -558,7 +560,8 @@ static int sweep_expect(int site, unsigned long nth, int got)
     return tu_fault_expected(site);
 }
 
-/* Fail the nth call of every site of a plain session in turn. */
+/* Fail the nth call of every site of a plain session in turn; ok_buffer_call:
+ * the survivable clCreateBuffer call, as survivable_buffer_call. */
 static void sweep(unsigned long ok_buffer_call)
 {
     survivable_buffer_call = ok_buffer_call;

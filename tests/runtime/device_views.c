@@ -26,10 +26,7 @@ static clrt_buffer *make_parent(void)
 {
     float h[PR * PC];
     parent_values(h);
-    clrt_buffer *p;
-    TU_OK(clrt_buffer_create(&p, tu_fx->ctx, CLRT_FLOAT32, PR, PC));
-    TU_OK(clrt_buffer_write(tu_fx->q, p, h, PR * PC));
-    return p;
+    return tu_upload(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, PR, PC, h);
 }
 
 /* Reading a view gives its window; writing it changes only its window. */
