@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,58 @@ int tu_small(void)
 
 size_t tu_dtype_size(clrt_dtype dtype) { return dtype == CLRT_FLOAT64 ? 8 : 4; }
 
+int tu_n_dtypes(void) { return tu_fx->dev.has_fp64 ? 2 : 1; }
+
+clrt_dtype tu_dtype_at(int i) { return i ? CLRT_FLOAT64 : CLRT_FLOAT32; }
+
+const char *tu_dtype_name(clrt_dtype dtype)
+{
+    return dtype == CLRT_FLOAT64 ? "f64" : dtype == CLRT_INT32 ? "i32" : "f32";
+}
+
+double tu_epsilon(clrt_dtype dtype) { return dtype == CLRT_FLOAT64 ? 0x1p-52 : 0x1p-23; }
+
+double tu_get(const void *p, clrt_dtype dtype, size_t i)
+{
+    switch (dtype) {
+    case CLRT_FLOAT64:
+        return ((const double *)p)[i];
+    case CLRT_INT32:
+        return ((const int32_t *)p)[i];
+    default:
+        return ((const float *)p)[i];
+    }
+}
+
+void tu_put(void *p, clrt_dtype dtype, size_t i, double v)
+{
+    switch (dtype) {
+    case CLRT_FLOAT64:
+        ((double *)p)[i] = v;
+        break;
+    case CLRT_INT32:
+        ((int32_t *)p)[i] = (int32_t)v;
+        break;
+    default:
+        ((float *)p)[i] = (float)v;
+    }
+}
+
+void tu_expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
+                     double tol)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(got[i] - ref[i]) <= tol * (absref[i] + 1e-300))) {
+            if (!bad)
+                first = i;
+            bad++;
+        }
+    if (bad)
+        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
+                 got[first], ref[first], tol * absref[first]);
+}
+
 size_t tu_matmul_check(const void *c, const void *a, const void *b, clrt_dtype dtype, size_t M, size_t N,
                        size_t K)
 {
@@ -53,8 +106,70 @@ void tu_assert_matmul(const void *c, const void *a, const void *b, clrt_dtype dt
     if (bad == SIZE_MAX)
         fail_msg("matmul M=%zu N=%zu K=%zu: no host memory for the reference", M, N, K);
     if (bad)
-        fail_msg("matmul M=%zu N=%zu K=%zu %s: %zu of %zu wrong", M, N, K, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+        fail_msg("matmul M=%zu N=%zu K=%zu %s: %zu of %zu wrong", M, N, K, tu_dtype_name(dtype),
                  bad, M * N);
+}
+
+double *tu_random_doubles(size_t n, unsigned seed, clrt_dtype dtype)
+{
+    double *h = malloc((n ? n : 1) * sizeof *h);
+    assert_non_null(h);
+    clrt__ref_fill(h, CLRT_FLOAT64, n, seed);
+    for (size_t i = 0; dtype == CLRT_FLOAT32 && i < n; i++)
+        h[i] = (double)(float)h[i];
+    return h;
+}
+
+void tu_write_doubles(clrt_queue *q, clrt_buffer *buf, const double *h, size_t n)
+{
+    const clrt_dtype dtype = clrt_buffer_dtype(buf);
+    void *t = malloc((n ? n : 1) * tu_dtype_size(dtype));
+    assert_non_null(t);
+    for (size_t i = 0; i < n; i++)
+        tu_put(t, dtype, i, h[i]);
+    TU_OK(clrt_buffer_write(q, buf, t, n));
+    free(t);
+}
+
+void tu_read_doubles(clrt_queue *q, const clrt_buffer *buf, double *h, size_t n)
+{
+    const clrt_dtype dtype = clrt_buffer_dtype(buf);
+    void *t = malloc((n ? n : 1) * tu_dtype_size(dtype));
+    assert_non_null(t);
+    TU_OK(clrt_buffer_read(q, buf, t, n));
+    for (size_t i = 0; i < n; i++)
+        h[i] = tu_get(t, dtype, i);
+    free(t);
+}
+
+clrt_buffer *tu_upload(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t rows, size_t cols,
+                       const void *host)
+{
+    clrt_buffer *buf = NULL;
+    TU_OK(clrt_buffer_create(&buf, ctx, dtype, rows, cols));
+    if (host)
+        TU_OK(clrt_buffer_write(q, buf, host, rows * cols));
+    return buf;
+}
+
+void tu_device_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                   size_t n)
+{
+    clrt_buffer *da = tu_upload(ctx, q, dtype, 1, n, a), *db = tu_upload(ctx, q, dtype, 1, n, b);
+    clrt_buffer *dc = tu_upload(ctx, q, dtype, 1, n, NULL);
+    TU_OK(clrt_add(q, dc, da, db));
+    TU_OK(clrt_buffer_read(q, dc, c, n));
+    TU_DESTROY_BUFFERS(da, db, dc);
+}
+
+void tu_device_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, void *c, const void *a, const void *b,
+                      size_t M, size_t N, size_t K)
+{
+    clrt_buffer *da = tu_upload(ctx, q, dtype, M, K, a), *db = tu_upload(ctx, q, dtype, K, N, b);
+    clrt_buffer *dc = tu_upload(ctx, q, dtype, M, N, NULL);
+    TU_OK(clrt_matmul(q, dc, da, db));
+    TU_OK(clrt_buffer_read(q, dc, c, M * N));
+    TU_DESTROY_BUFFERS(da, db, dc);
 }
 
 clrt_context *tu_context_on(const clrt_device_info *dev)
@@ -104,6 +219,29 @@ int tu_canary_intact(clrt_queue *q, const clrt_buffer *buf, size_t canary)
     return intact;
 }
 
+void tu_destroy_buffers(clrt_buffer *const *bufs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        clrt_buffer_destroy(bufs[i]);
+}
+
+void tu_free_all(void *const *ptrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ptrs[i]);
+}
+
+void tu_run_threads(size_t count, void *(*fn)(void *), void *jobs, size_t job_size)
+{
+    pthread_t *th = malloc((count ? count : 1) * sizeof *th);
+    assert_non_null(th);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, fn, (char *)jobs + i * job_size), 0);
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    free(th);
+}
+
 void tu_assert_no_live_handles(void)
 {
     static const char *const kinds[] = {"contexts", "queues", "buffers", "programs", "kernels", "scratch buffers", "events"};
@@ -132,6 +270,8 @@ int tu_teardown_no_live(void **state)
     return 0;
 }
 
+tu_fixture *tu_fx;
+
 int tu_fixture_setup(void **state)
 {
     tu_fixture *f = calloc(1, sizeof *f);
@@ -146,6 +286,7 @@ int tu_fixture_setup(void **state)
         return -1;
     }
     *state = f;
+    tu_fx = f;
     return 0;
 }
 
@@ -154,9 +295,25 @@ int tu_fixture_teardown(void **state)
     tu_fixture *f = *state;
     clrt_queue_destroy(f->q);
     clrt_context_destroy(f->ctx);
+    if (tu_fx == f)
+        tu_fx = NULL;
     free(f);
     tu_assert_no_live_handles();
     return 0;
+}
+
+clrt_context *tu_fresh_context(clrt_queue **q)
+{
+    clrt_context *ctx = tu_context_on(&tu_fx->dev);
+    TU_OK(clrt_queue_create(q, ctx));
+    return ctx;
+}
+
+clrt_buffer *tu_buffer(clrt_dtype dtype, size_t rows, size_t cols)
+{
+    clrt_buffer *buf = NULL;
+    TU_OK(clrt_buffer_create(&buf, tu_fx->ctx, dtype, rows, cols));
+    return buf;
 }
 
 int tu_only_fixture_live(void **state)
@@ -166,6 +323,12 @@ int tu_only_fixture_live(void **state)
     assert_int_equal(clrt__debug_live(CLRT__LIVE_QUEUE), 1);
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
     return 0;
+}
+
+int tu_run_fixture_suite(const struct CMUnitTest *tests, size_t count)
+{
+    tu_require_device();
+    return _cmocka_run_group_tests("tests", tests, count, tu_fixture_setup, tu_fixture_teardown);
 }
 
 long tu_param(const char *params, const char *key)
@@ -221,7 +384,7 @@ void tu_assert_ran(clrt_context *ctx, const char *kernel, clrt_dtype dtype, cons
             if (got > w)
                 fail_msg("%s ran with %s=%ld, above the %ld asked for (%s)", kernel, key, got, w, now);
         } else if (got != w) {
-            fail_msg("%s %s ran with \"%s\", not %s=%ld as forced", kernel, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+            fail_msg("%s %s ran with \"%s\", not %s=%ld as forced", kernel, tu_dtype_name(dtype),
                      now, key, w);
         }
         p = eq + 1 + strcspn(eq + 1, " ");

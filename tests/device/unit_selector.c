@@ -52,32 +52,49 @@ static long pick(const char *text, size_t n)
 static void parse_kinds(void **state)
 {
     (void)state;
-    clrt_selector s;
-    clrt__selector_parse(NULL, &s);
-    assert_int_equal(s.kind, CLRT_SEL_DEFAULT);
-    clrt__selector_parse("", &s);
-    assert_int_equal(s.kind, CLRT_SEL_DEFAULT);
-    clrt__selector_parse("  \t", &s);
-    assert_int_equal(s.kind, CLRT_SEL_DEFAULT);
-    clrt__selector_parse("12", &s);
-    assert_int_equal(s.kind, CLRT_SEL_INDEX);
-    assert_int_equal(s.index, 12);
-    clrt__selector_parse(" 3:1 ", &s);
-    assert_int_equal(s.kind, CLRT_SEL_PD);
-    assert_int_equal(s.platform, 3);
-    assert_int_equal(s.device, 1);
-    clrt__selector_parse("GPU", &s);
-    assert_int_equal(s.kind, CLRT_SEL_TYPE);
-    assert_int_equal(s.type, CLRT_DEVICE_GPU);
-    clrt__selector_parse("cpu", &s);
-    assert_int_equal(s.type, CLRT_DEVICE_CPU);
-    clrt__selector_parse("Accelerator", &s);
-    assert_int_equal(s.type, CLRT_DEVICE_ACCELERATOR);
-    clrt__selector_parse("nvidia", &s);
-    assert_int_equal(s.kind, CLRT_SEL_TEXT);
-    assert_int_equal(s.text_len, 6);
-    clrt__selector_parse("gpus", &s); /* not a type word: a name fragment */
-    assert_int_equal(s.kind, CLRT_SEL_TEXT);
+    /* the kind, and what it carries: the index; the platform and device; the
+     * type; the text's length (-1: not checked) */
+    static const struct {
+        const char *text;
+        clrt_selector_kind kind;
+        long a, b;
+    } cases[] = {
+        {NULL, CLRT_SEL_DEFAULT, 0, 0},
+        {"", CLRT_SEL_DEFAULT, 0, 0},
+        {"  \t", CLRT_SEL_DEFAULT, 0, 0},
+        {"12", CLRT_SEL_INDEX, 12, 0},
+        {" 3:1 ", CLRT_SEL_PD, 3, 1},
+        {"GPU", CLRT_SEL_TYPE, CLRT_DEVICE_GPU, 0},
+        {"cpu", CLRT_SEL_TYPE, CLRT_DEVICE_CPU, 0},
+        {"Accelerator", CLRT_SEL_TYPE, CLRT_DEVICE_ACCELERATOR, 0},
+        {"nvidia", CLRT_SEL_TEXT, 6, 0},
+        {"gpus", CLRT_SEL_TEXT, -1, 0}, /* not a type word: a name fragment */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clrt_selector s;
+        clrt__selector_parse(cases[i].text, &s);
+        if (s.kind != cases[i].kind)
+            fail_msg("\"%s\" parsed as kind %d, not %d", cases[i].text ? cases[i].text : "(NULL)", (int)s.kind,
+                     (int)cases[i].kind);
+        switch (s.kind) {
+        case CLRT_SEL_INDEX:
+            assert_int_equal(s.index, cases[i].a);
+            break;
+        case CLRT_SEL_PD:
+            assert_int_equal(s.platform, cases[i].a);
+            assert_int_equal(s.device, cases[i].b);
+            break;
+        case CLRT_SEL_TYPE:
+            assert_int_equal(s.type, cases[i].a);
+            break;
+        case CLRT_SEL_TEXT:
+            if (cases[i].a >= 0)
+                assert_int_equal(s.text_len, cases[i].a);
+            break;
+        default:
+            break;
+        }
+    }
 }
 
 static void parse_malformed(void **state)

@@ -68,13 +68,8 @@ static void check_ops(size_t M, size_t N, size_t K, const char *mm, const char *
     assert_true(a && b && c);
     clrt__ref_fill(a, CLRT_FLOAT32, M * K, 3);
     clrt__ref_fill(b, CLRT_FLOAT32, K * N, 4);
-    clrt_buffer *da, *db, *dc, *ds;
-    TU_OK(clrt_buffer_create(&da, ctx, CLRT_FLOAT32, M, K));
-    TU_OK(clrt_buffer_create(&db, ctx, CLRT_FLOAT32, K, N));
-    TU_OK(clrt_buffer_create(&dc, ctx, CLRT_FLOAT32, M, N));
-    TU_OK(clrt_buffer_create(&ds, ctx, CLRT_FLOAT32, M, K));
-    TU_OK(clrt_buffer_write(q, da, a, M * K));
-    TU_OK(clrt_buffer_write(q, db, b, K * N));
+    clrt_buffer *da = tu_upload(ctx, q, CLRT_FLOAT32, M, K, a), *db = tu_upload(ctx, q, CLRT_FLOAT32, K, N, b);
+    clrt_buffer *dc = tu_upload(ctx, q, CLRT_FLOAT32, M, N, NULL), *ds = tu_upload(ctx, q, CLRT_FLOAT32, M, K, NULL);
     TU_OK(clrt_matmul(q, dc, da, db));
     TU_OK(clrt_add(q, ds, da, da));
     TU_OK(clrt_buffer_read(q, dc, c, M * N));
@@ -90,10 +85,7 @@ static void check_ops(size_t M, size_t N, size_t K, const char *mm, const char *
     TU_OK(clrt_tune_current(ctx, "add", CLRT_FLOAT32, add_got, 256, &o2));
     assert_int_equal(o1, CLRT_PARAMS_OVERRIDE);
     assert_int_equal(o2, CLRT_PARAMS_OVERRIDE);
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
-    clrt_buffer_destroy(ds);
+    TU_DESTROY_BUFFERS(da, db, dc, ds);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     free(a);

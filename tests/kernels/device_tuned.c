@@ -127,38 +127,18 @@ static void run_checked(clrt_dtype dtype, int *tuned_mm, int *tuned_add, char *m
     assert_true(a && b && c);
     clrt__ref_fill(a, dtype, M * K, 1);
     clrt__ref_fill(b, dtype, K * N, 2);
-    clrt_buffer *da, *db, *dc;
-    TU_OK(clrt_buffer_create(&da, ctx, dtype, M, K));
-    TU_OK(clrt_buffer_create(&db, ctx, dtype, K, N));
-    TU_OK(clrt_buffer_create(&dc, ctx, dtype, M, N));
-    TU_OK(clrt_buffer_write(q, da, a, M * K));
-    TU_OK(clrt_buffer_write(q, db, b, K * N));
-    TU_OK(clrt_matmul(q, dc, da, db));
-    TU_OK(clrt_buffer_read(q, dc, c, M * N));
+    tu_device_matmul(ctx, q, dtype, c, a, b, M, N, K);
     tu_assert_matmul(c, a, b, dtype, M, N, K);
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
 
     /* add over an odd length: c = a + b exactly */
     const size_t n = 1001;
-    clrt_buffer *x, *y, *z;
-    TU_OK(clrt_buffer_create(&x, ctx, dtype, 1, n));
-    TU_OK(clrt_buffer_create(&y, ctx, dtype, 1, n));
-    TU_OK(clrt_buffer_create(&z, ctx, dtype, 1, n));
-    TU_OK(clrt_buffer_write(q, x, a, n));
-    TU_OK(clrt_buffer_write(q, y, b, n));
-    TU_OK(clrt_add(q, z, x, y));
-    TU_OK(clrt_buffer_read(q, z, c, n));
+    tu_device_add(ctx, q, dtype, c, a, b, n);
     for (size_t i = 0; i < n; i++) {
         if (dtype == CLRT_FLOAT64)
             assert_true(((double *)c)[i] == ((double *)a)[i] + ((double *)b)[i]);
         else
             assert_true(((float *)c)[i] == ((float *)a)[i] + ((float *)b)[i]);
     }
-    clrt_buffer_destroy(x);
-    clrt_buffer_destroy(y);
-    clrt_buffer_destroy(z);
 
     char text[256];
     clrt_params_origin om, oa;

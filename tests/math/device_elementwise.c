@@ -14,47 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fault_sweep.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
 #include "runtime/handles.h"
 
 enum { CANARY = 37 };
-
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static double get(const void *p, clrt_dtype dt, size_t i)
-{
-    switch (dt) {
-    case CLRT_FLOAT64:
-        return ((const double *)p)[i];
-    case CLRT_INT32:
-        return ((const int32_t *)p)[i];
-    default:
-        return ((const float *)p)[i];
-    }
-}
-
-static void put(void *p, clrt_dtype dt, size_t i, double v)
-{
-    switch (dt) {
-    case CLRT_FLOAT64:
-        ((double *)p)[i] = v;
-        break;
-    case CLRT_INT32:
-        ((int32_t *)p)[i] = (int32_t)v;
-        break;
-    default:
-        ((float *)p)[i] = (float)v;
-    }
-}
 
 /* v as the dtype holds it */
 static double rounded(clrt_dtype dt, double v) { return dt == CLRT_FLOAT32 ? (double)(float)v : v; }
@@ -100,7 +66,7 @@ static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtyp
         unsigned char *fill = malloc(n * tu_dtype_size(dt));
         assert_non_null(fill);
         for (size_t i = 0; i < n; i++)
-            put(fill, dt, i, outside);
+            tu_put(fill, dt, i, outside);
         TU_OK(clrt_buffer_create(&o->parent, ctx, dt, o->prows, o->pcols));
         TU_OK(clrt_buffer_write(q, o->parent, fill, n));
         free(fill);
@@ -126,7 +92,7 @@ static void operand_check_outside(const operand *o, clrt_queue *q, const char *w
     for (size_t r = 0; r < o->prows; r++)
         for (size_t c = 0; c < o->pcols; c++) {
             const int inside = r >= o->r0 && r < o->r0 + o->rows && c >= o->c0 && c < o->c0 + o->cols;
-            const double v = get(all, o->dt, r * o->pcols + c);
+            const double v = tu_get(all, o->dt, r * o->pcols + c);
             if (!inside && !(v == o->outside || (isnan(v) && isnan(o->outside))))
                 fail_msg("%s (%s): the parent's element (%zu, %zu) outside the %zux%zu window at (%zu, %zu) "
                          "changed to %g",
@@ -275,13 +241,13 @@ static double b_at(const void *b, clrt_dtype dt, enum form f, size_t cols, size_
 {
     switch (f) {
     case SAME:
-        return get(b, dt, i * cols + j);
+        return tu_get(b, dt, i * cols + j);
     case ROW:
-        return get(b, dt, j);
+        return tu_get(b, dt, j);
     case COL:
-        return get(b, dt, i);
+        return tu_get(b, dt, i);
     default:
-        return get(b, dt, 0);
+        return tu_get(b, dt, 0);
     }
 }
 
@@ -316,14 +282,14 @@ static void check_binary(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const 
     size_t bad = 0;
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < cols; j++) {
-            const double want = rounded(dt, ref_binary(o->op, get(a, dt, i * cols + j), b_at(b, dt, f, cols, i, j)));
-            const double got = get(c, dt, i * cols + j);
+            const double want = rounded(dt, ref_binary(o->op, tu_get(a, dt, i * cols + j), b_at(b, dt, f, cols, i, j)));
+            const double got = tu_get(c, dt, i * cols + j);
             if (!close_to(dt, got, want, bound_of(o, dt, want)) && bad++ < 3)
                 print_message("c[%zu][%zu] = %.17g, want %.17g\n", i, j, got, want);
         }
     if (bad)
         fail_msg("%s %s %zux%zu, b %s, c %s a %s b %s%s: %zu of %zu wrong", via_add ? "clrt_add" : o->name,
-                 dt == CLRT_FLOAT64 ? "f64" : "f32", rows, cols, form_name[f], kind_name[kc], kind_name[ka],
+                 tu_dtype_name(dt), rows, cols, form_name[f], kind_name[kc], kind_name[ka],
                  kind_name[kb], place_name[place], bad, n);
     operand_check_outside(&oa, q, "a");
     operand_check_outside(&ob, q, "b");
@@ -364,7 +330,7 @@ static void run_binary(clrt_dtype dt)
                 enum place place = (enum place)(k % 3);
                 if (place == C_IS_B && f != SAME)
                     place = SEPARATE;
-                check_binary(fx->ctx, fx->q, dt, &binary_ops[o], s[i][0], s[i][1], (enum form)f,
+                check_binary(tu_fx->ctx, tu_fx->q, dt, &binary_ops[o], s[i][0], s[i][1], (enum form)f,
                              (enum kind)(k % NKINDS), (enum kind)((k + 1) % NKINDS), (enum kind)((k + 2) % NKINDS),
                              place, 0);
             }
@@ -379,7 +345,7 @@ static void binary_f32(void **state)
 static void binary_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64) {
+    if (!tu_fx->dev.has_fp64) {
         print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
         skip();
     }
@@ -395,7 +361,7 @@ static void add_takes_views(void **state)
     for (size_t i = 0; i < ns; i++)
         for (int k = 0; k < NKINDS; k++)
             for (int place = 0; place < 3; place++)
-                check_binary(fx->ctx, fx->q, CLRT_FLOAT32, &binary_ops[0], s[i][0], s[i][1], SAME, (enum kind)k,
+                check_binary(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, &binary_ops[0], s[i][0], s[i][1], SAME, (enum kind)k,
                              (enum kind)((k + 1) % NKINDS), (enum kind)((k + 2) % NKINDS), (enum place)place, 1);
 }
 
@@ -409,7 +375,7 @@ static void check_unary(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const o
     assert_true(a && c);
     clrt__ref_fill(a, dt, n, (unsigned)(rows * 13 + cols + (size_t)o->op));
     for (size_t i = 0; i < n; i++)
-        put(a, dt, i, unary_input(o->op, get(a, dt, i)));
+        tu_put(a, dt, i, unary_input(o->op, tu_get(a, dt, i)));
     operand oa, oc;
     operand_make(&oa, ctx, q, dt, rows, cols, a, ka, -7.0);
     if (!in_place)
@@ -419,13 +385,13 @@ static void check_unary(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const o
     TU_OK(clrt_buffer_read(q, out->buf, c, n));
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        const double want = rounded(dt, ref_unary(o->op, get(a, dt, i)));
-        const double got = get(c, dt, i);
+        const double want = rounded(dt, ref_unary(o->op, tu_get(a, dt, i)));
+        const double got = tu_get(c, dt, i);
         if (!close_to(dt, got, want, bound_of(o, dt, want)) && bad++ < 3)
-            print_message("%s(%.17g) = %.17g, want %.17g\n", o->name, get(a, dt, i), got, want);
+            print_message("%s(%.17g) = %.17g, want %.17g\n", o->name, tu_get(a, dt, i), got, want);
     }
     if (bad)
-        fail_msg("%s %s %zux%zu, c %s a %s%s: %zu of %zu wrong", o->name, dt == CLRT_FLOAT64 ? "f64" : "f32", rows,
+        fail_msg("%s %s %zux%zu, c %s a %s%s: %zu of %zu wrong", o->name, tu_dtype_name(dt), rows,
                  cols, kind_name[kc], kind_name[ka], in_place ? ", c == a" : "", bad, n);
     operand_check_outside(&oa, q, "a");
     if (!in_place) {
@@ -445,7 +411,7 @@ static void run_unary(clrt_dtype dt)
     for (size_t o = 0; o < NUNARY; o++)
         for (size_t i = 0; i < ns; i++) {
             const size_t k = o + i;
-            check_unary(fx->ctx, fx->q, dt, &unary_ops[o], s[i][0], s[i][1], (enum kind)(k % NKINDS),
+            check_unary(tu_fx->ctx, tu_fx->q, dt, &unary_ops[o], s[i][0], s[i][1], (enum kind)(k % NKINDS),
                         (enum kind)((k + 1) % NKINDS), (int)(k % 2));
         }
 }
@@ -459,7 +425,7 @@ static void unary_f32(void **state)
 static void unary_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64)
+    if (!tu_fx->dev.has_fp64)
         skip();
     run_unary(CLRT_FLOAT64);
 }
@@ -473,44 +439,39 @@ static void special_values_of(clrt_dtype dt)
     enum { N = sizeof xs / sizeof *xs };
     unsigned char a[N * 8], b[N * 8], c[N * 8];
     for (size_t i = 0; i < N; i++) {
-        put(a, dt, i, xs[i]);
-        put(b, dt, i, ys[i]);
+        tu_put(a, dt, i, xs[i]);
+        tu_put(b, dt, i, ys[i]);
     }
-    clrt_buffer *da, *db, *dc;
-    TU_OK(clrt_buffer_create(&da, fx->ctx, dt, 1, N));
-    TU_OK(clrt_buffer_create(&db, fx->ctx, dt, 1, N));
-    TU_OK(clrt_buffer_create(&dc, fx->ctx, dt, 1, N));
-    TU_OK(clrt_buffer_write(fx->q, da, a, N));
-    TU_OK(clrt_buffer_write(fx->q, db, b, N));
+    clrt_buffer *da = tu_buffer(dt, 1, N), *db = tu_buffer(dt, 1, N), *dc = tu_buffer(dt, 1, N);
+    TU_OK(clrt_buffer_write(tu_fx->q, da, a, N));
+    TU_OK(clrt_buffer_write(tu_fx->q, db, b, N));
     for (size_t o = 0; o < NBINARY; o++) {
-        TU_OK(clrt_binary(fx->q, (clrt_binary_op)binary_ops[o].op, dc, da, db));
-        TU_OK(clrt_buffer_read(fx->q, dc, c, N));
+        TU_OK(clrt_binary(tu_fx->q, (clrt_binary_op)binary_ops[o].op, dc, da, db));
+        TU_OK(clrt_buffer_read(tu_fx->q, dc, c, N));
         for (size_t i = 0; i < N; i++) {
-            const double want = rounded(dt, ref_binary(binary_ops[o].op, get(a, dt, i), get(b, dt, i)));
-            if (!close_to(dt, get(c, dt, i), want, bound_of(&binary_ops[o], dt, want)))
-                fail_msg("%s(%g, %g) = %g, want %g", binary_ops[o].name, get(a, dt, i), get(b, dt, i), get(c, dt, i),
-                         want);
+            const double want = rounded(dt, ref_binary(binary_ops[o].op, tu_get(a, dt, i), tu_get(b, dt, i)));
+            if (!close_to(dt, tu_get(c, dt, i), want, bound_of(&binary_ops[o], dt, want)))
+                fail_msg("%s(%g, %g) = %g, want %g", binary_ops[o].name, tu_get(a, dt, i), tu_get(b, dt, i),
+                         tu_get(c, dt, i), want);
         }
     }
     for (size_t o = 0; o < NUNARY; o++) {
-        TU_OK(clrt_unary(fx->q, (clrt_unary_op)unary_ops[o].op, dc, da));
-        TU_OK(clrt_buffer_read(fx->q, dc, c, N));
+        TU_OK(clrt_unary(tu_fx->q, (clrt_unary_op)unary_ops[o].op, dc, da));
+        TU_OK(clrt_buffer_read(tu_fx->q, dc, c, N));
         for (size_t i = 0; i < N; i++) {
-            const double want = rounded(dt, ref_unary(unary_ops[o].op, get(a, dt, i)));
-            if (!close_to(dt, get(c, dt, i), want, bound_of(&unary_ops[o], dt, want)))
-                fail_msg("%s(%g) = %g, want %g", unary_ops[o].name, get(a, dt, i), get(c, dt, i), want);
+            const double want = rounded(dt, ref_unary(unary_ops[o].op, tu_get(a, dt, i)));
+            if (!close_to(dt, tu_get(c, dt, i), want, bound_of(&unary_ops[o], dt, want)))
+                fail_msg("%s(%g) = %g, want %g", unary_ops[o].name, tu_get(a, dt, i), tu_get(c, dt, i), want);
         }
     }
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
 }
 
 /* check for fp32, and for fp64 where the device has it */
 static void each_float(void (*check)(clrt_dtype))
 {
     check(CLRT_FLOAT32);
-    if (fx->dev.has_fp64)
+    if (tu_fx->dev.has_fp64)
         check(CLRT_FLOAT64);
 }
 
@@ -537,24 +498,24 @@ static void sigmoid_range_of(clrt_dtype dt)
     unsigned char *a = malloc(cols * 8), *c = malloc(cols * 8);
     assert_true(a && c);
     for (size_t i = 0; i < cols; i++)
-        put(a, dt, i, lo + step * (double)i);
+        tu_put(a, dt, i, lo + step * (double)i);
     operand oa, oc;
-    operand_make(&oa, fx->ctx, fx->q, dt, 1, cols, a, VIEW, -7.0);
-    operand_make(&oc, fx->ctx, fx->q, dt, 1, cols, NULL, PLAIN, -9.0);
-    TU_OK(clrt_unary(fx->q, CLRT_OP_SIGMOID, oc.buf, oa.buf));
-    TU_OK(clrt_buffer_read(fx->q, oc.buf, c, cols));
+    operand_make(&oa, tu_fx->ctx, tu_fx->q, dt, 1, cols, a, VIEW, -7.0);
+    operand_make(&oc, tu_fx->ctx, tu_fx->q, dt, 1, cols, NULL, PLAIN, -9.0);
+    TU_OK(clrt_unary(tu_fx->q, CLRT_OP_SIGMOID, oc.buf, oa.buf));
+    TU_OK(clrt_buffer_read(tu_fx->q, oc.buf, c, cols));
     size_t bad = 0;
     for (size_t i = 0; i < cols; i++) {
-        const long double x = get(a, dt, i);
-        const double want = rounded(dt, (double)(1.0L / (1.0L + expl(-x)))), got = get(c, dt, i);
+        const long double x = tu_get(a, dt, i);
+        const double want = rounded(dt, (double)(1.0L / (1.0L + expl(-x)))), got = tu_get(c, dt, i);
         const int ok = dt == CLRT_FLOAT64 ? fabs(got - want) <= 3 * unit(dt) * want + 0x1p-1073
                                           : close_to(dt, got, want, bound_of(o, dt, want));
         if (!ok && bad++ < 3)
             print_message("sigmoid(%.17g) = %.17g, want %.17g\n", (double)x, got, want);
     }
     if (bad)
-        fail_msg("sigmoid %s over [-760, 760]: %zu of %zu wrong", dt == CLRT_FLOAT64 ? "f64" : "f32", bad, cols);
-    operand_check_outside(&oc, fx->q, "c");
+        fail_msg("sigmoid %s over [-760, 760]: %zu of %zu wrong", tu_dtype_name(dt), bad, cols);
+    operand_check_outside(&oc, tu_fx->q, "c");
     operand_free(&oa);
     operand_free(&oc);
     free(a);
@@ -579,31 +540,31 @@ static void check_axpby(clrt_dtype dt, size_t rows, size_t cols, double alpha, d
     clrt__ref_fill(y, dt, n, (unsigned)(rows * 5 + cols));
     if (beta == 0.0 && !x_is_y)
         for (size_t i = 0; i < n; i++) /* never read: NaN must not leak */
-            put(y, dt, i, NAN);
+            tu_put(y, dt, i, NAN);
     if (x_is_y)
         memcpy(x, y, n * es);
     operand ox, oy;
-    operand_make(&oy, fx->ctx, fx->q, dt, rows, cols, y, ky, -9.0);
+    operand_make(&oy, tu_fx->ctx, tu_fx->q, dt, rows, cols, y, ky, -9.0);
     if (!x_is_y)
-        operand_make(&ox, fx->ctx, fx->q, dt, rows, cols, x, kx, -7.0);
-    TU_OK(clrt_axpby(fx->q, alpha, x_is_y ? oy.buf : ox.buf, beta, oy.buf));
-    TU_OK(clrt_buffer_read(fx->q, oy.buf, got, n));
+        operand_make(&ox, tu_fx->ctx, tu_fx->q, dt, rows, cols, x, kx, -7.0);
+    TU_OK(clrt_axpby(tu_fx->q, alpha, x_is_y ? oy.buf : ox.buf, beta, oy.buf));
+    TU_OK(clrt_buffer_read(tu_fx->q, oy.buf, got, n));
     const double al = rounded(dt, alpha), be = rounded(dt, beta), u = unit(dt);
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        const double ax = al * get(x, dt, i), by = beta == 0.0 ? 0.0 : be * get(y, dt, i);
+        const double ax = al * tu_get(x, dt, i), by = beta == 0.0 ? 0.0 : be * tu_get(y, dt, i);
         /* two products and a sum (or a fused multiply-add), each rounded */
         const double want = rounded(dt, ax + by);
-        if (!close_to(dt, get(got, dt, i), want, 3 * u * (fabs(ax) + fabs(by)) + u * fabs(want)) && bad++ < 3)
-            print_message("y[%zu] = %.17g, want %.17g\n", i, get(got, dt, i), want);
+        if (!close_to(dt, tu_get(got, dt, i), want, 3 * u * (fabs(ax) + fabs(by)) + u * fabs(want)) && bad++ < 3)
+            print_message("y[%zu] = %.17g, want %.17g\n", i, tu_get(got, dt, i), want);
     }
     if (bad)
-        fail_msg("axpby %s %zux%zu alpha %g beta %g, x %s y %s%s: %zu of %zu wrong", dt == CLRT_FLOAT64 ? "f64" : "f32",
+        fail_msg("axpby %s %zux%zu alpha %g beta %g, x %s y %s%s: %zu of %zu wrong", tu_dtype_name(dt),
                  rows, cols, alpha, beta, kind_name[kx], kind_name[ky], x_is_y ? ", x == y" : "", bad, n);
-    operand_check_outside(&oy, fx->q, "y");
+    operand_check_outside(&oy, tu_fx->q, "y");
     if (!x_is_y) {
-        operand_check_same(&ox, fx->q, x, "x");
-        operand_check_outside(&ox, fx->q, "x");
+        operand_check_same(&ox, tu_fx->q, x, "x");
+        operand_check_outside(&ox, tu_fx->q, "x");
         operand_free(&ox);
     }
     operand_free(&oy);
@@ -620,26 +581,26 @@ static void check_scale(clrt_dtype dt, size_t rows, size_t cols, double alpha, e
     assert_true(a && got);
     clrt__ref_fill(a, dt, n, (unsigned)(rows * 7 + cols));
     operand oa, oc;
-    operand_make(&oa, fx->ctx, fx->q, dt, rows, cols, a, ka, -7.0);
+    operand_make(&oa, tu_fx->ctx, tu_fx->q, dt, rows, cols, a, ka, -7.0);
     if (!in_place)
-        operand_make(&oc, fx->ctx, fx->q, dt, rows, cols, NULL, kc, -9.0);
+        operand_make(&oc, tu_fx->ctx, tu_fx->q, dt, rows, cols, NULL, kc, -9.0);
     const operand *out = in_place ? &oa : &oc;
-    TU_OK(clrt_scale(fx->q, out->buf, alpha, oa.buf));
-    TU_OK(clrt_buffer_read(fx->q, out->buf, got, n));
+    TU_OK(clrt_scale(tu_fx->q, out->buf, alpha, oa.buf));
+    TU_OK(clrt_buffer_read(tu_fx->q, out->buf, got, n));
     const double al = rounded(dt, alpha);
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        const double want = rounded(dt, al * get(a, dt, i));
-        if (!close_to(dt, get(got, dt, i), want, 2 * unit(dt) * fabs(want)) && bad++ < 3)
-            print_message("c[%zu] = %.17g, want %.17g\n", i, get(got, dt, i), want);
+        const double want = rounded(dt, al * tu_get(a, dt, i));
+        if (!close_to(dt, tu_get(got, dt, i), want, 2 * unit(dt) * fabs(want)) && bad++ < 3)
+            print_message("c[%zu] = %.17g, want %.17g\n", i, tu_get(got, dt, i), want);
     }
     if (bad)
-        fail_msg("scale %s %zux%zu alpha %g, c %s a %s%s: %zu of %zu wrong", dt == CLRT_FLOAT64 ? "f64" : "f32", rows,
+        fail_msg("scale %s %zux%zu alpha %g, c %s a %s%s: %zu of %zu wrong", tu_dtype_name(dt), rows,
                  cols, alpha, kind_name[kc], kind_name[ka], in_place ? ", c == a" : "", bad, n);
-    operand_check_outside(&oa, fx->q, "a");
+    operand_check_outside(&oa, tu_fx->q, "a");
     if (!in_place) {
-        operand_check_same(&oa, fx->q, a, "a");
-        operand_check_outside(&oc, fx->q, "c");
+        operand_check_same(&oa, tu_fx->q, a, "a");
+        operand_check_outside(&oc, tu_fx->q, "c");
         operand_free(&oc);
     }
     operand_free(&oa);
@@ -653,8 +614,8 @@ static void axpby_and_scale(void **state)
     static const double ab[][2] = {{2.0, -0.5}, {1.0, 0.0}, {0.0, 1.0}, {-1.25, 3.0}, {NAN, 1.0}, {1.0, INFINITY}};
     size_t ns;
     const size_t(*s)[2] = shapes(&ns);
-    for (int d = 0; d < (fx->dev.has_fp64 ? 2 : 1); d++) {
-        const clrt_dtype dt = d ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         for (size_t i = 0; i < ns; i++)
             for (size_t j = 0; j < sizeof ab / sizeof *ab; j++) {
                 const size_t k = i + j;
@@ -674,17 +635,17 @@ static void check_fill(clrt_dtype dt, size_t rows, size_t cols, double value, en
     unsigned char *got = malloc(n * es);
     assert_non_null(got);
     operand o;
-    operand_make(&o, fx->ctx, fx->q, dt, rows, cols, NULL, kind, 5.0);
-    TU_OK(clrt_fill(fx->q, o.buf, value));
-    TU_OK(clrt_buffer_read(fx->q, o.buf, got, n));
+    operand_make(&o, tu_fx->ctx, tu_fx->q, dt, rows, cols, NULL, kind, 5.0);
+    TU_OK(clrt_fill(tu_fx->q, o.buf, value));
+    TU_OK(clrt_buffer_read(tu_fx->q, o.buf, got, n));
     const double want = rounded(dt, value);
     for (size_t i = 0; i < n; i++)
-        if (!(get(got, dt, i) == want || (isnan(want) && isnan(get(got, dt, i)))))
+        if (!(tu_get(got, dt, i) == want || (isnan(want) && isnan(tu_get(got, dt, i)))))
             fail_msg("fill %s %zux%zu (%s) with %g: element %zu is %g", dt == CLRT_INT32 ? "int32" : "float", rows, cols,
-                     kind_name[kind], value, i, get(got, dt, i));
-    if (dt == CLRT_FLOAT64 && !signbit(get(got, dt, 0)) != !signbit(want))
+                     kind_name[kind], value, i, tu_get(got, dt, i));
+    if (dt == CLRT_FLOAT64 && !signbit(tu_get(got, dt, 0)) != !signbit(want))
         fail_msg("fill with %g lost the sign", value);
-    operand_check_outside(&o, fx->q, "c");
+    operand_check_outside(&o, tu_fx->q, "c");
     operand_free(&o);
     free(got);
 }
@@ -700,23 +661,23 @@ static void check_copy(clrt_dtype dt, size_t rows, size_t cols, enum kind kd, en
     else
         clrt__ref_fill(src, dt, n, (unsigned)(rows + cols));
     operand od, os;
-    operand_make(&os, fx->ctx, fx->q, dt, rows, cols, src, ks, 3.0);
-    operand_make(&od, fx->ctx, fx->q, dt, rows, cols, NULL, kd, 4.0);
-    TU_OK(clrt_copy(fx->q, od.buf, os.buf));
-    TU_OK(clrt_buffer_read(fx->q, od.buf, got, n));
+    operand_make(&os, tu_fx->ctx, tu_fx->q, dt, rows, cols, src, ks, 3.0);
+    operand_make(&od, tu_fx->ctx, tu_fx->q, dt, rows, cols, NULL, kd, 4.0);
+    TU_OK(clrt_copy(tu_fx->q, od.buf, os.buf));
+    TU_OK(clrt_buffer_read(tu_fx->q, od.buf, got, n));
     if (memcmp(got, src, n * es) != 0)
         fail_msg("copy %s %zux%zu, dst %s src %s: not an exact copy", clrt_buffer_dtype(od.buf) == CLRT_INT32 ? "int32"
                                                                                                            : "float",
                  rows, cols, kind_name[kd], kind_name[ks]);
-    operand_check_same(&os, fx->q, src, "src");
-    operand_check_outside(&os, fx->q, "src");
-    operand_check_outside(&od, fx->q, "dst");
+    operand_check_same(&os, tu_fx->q, src, "src");
+    operand_check_outside(&os, tu_fx->q, "src");
+    operand_check_outside(&od, tu_fx->q, "dst");
     /* in place: the same window through another handle changes nothing */
     if (ks != PLAIN) {
         clrt_buffer *again;
         TU_OK(clrt_buffer_view(&again, os.parent, os.r0, os.c0, rows, cols));
-        TU_OK(clrt_copy(fx->q, again, os.buf));
-        operand_check_same(&os, fx->q, src, "src copied onto itself");
+        TU_OK(clrt_copy(tu_fx->q, again, os.buf));
+        operand_check_same(&os, tu_fx->q, src, "src copied onto itself");
         clrt_buffer_destroy(again);
     }
     operand_free(&od);
@@ -733,7 +694,7 @@ static void fill_and_copy(void **state)
     size_t ns;
     const size_t(*s)[2] = shapes(&ns);
     const clrt_dtype dts[] = {CLRT_FLOAT32, CLRT_INT32, CLRT_FLOAT64};
-    for (size_t d = 0; d < (fx->dev.has_fp64 ? 3u : 2u); d++)
+    for (size_t d = 0; d < (tu_fx->dev.has_fp64 ? 3u : 2u); d++)
         for (size_t i = 0; i < ns; i++)
             for (size_t v = 0; v < 5; v++) {
                 const size_t k = i + v;
@@ -754,14 +715,14 @@ static void windows_of_one_parent(void **state)
     for (int i = 0; i < R * C; i++)
         h[i] = (float)i;
     clrt_buffer *p, *left, *right, *left2;
-    TU_OK(clrt_buffer_create(&p, fx->ctx, CLRT_FLOAT32, R, C));
-    TU_OK(clrt_buffer_write(fx->q, p, h, R * C));
+    TU_OK(clrt_buffer_create(&p, tu_fx->ctx, CLRT_FLOAT32, R, C));
+    TU_OK(clrt_buffer_write(tu_fx->q, p, h, R * C));
     TU_OK(clrt_buffer_view(&left, p, 1, 0, 7, 5));
     TU_OK(clrt_buffer_view(&right, p, 1, 5, 7, 5));
     TU_OK(clrt_buffer_view(&left2, p, 1, 0, 7, 5));
-    TU_OK(clrt_copy(fx->q, right, left));               /* right = left */
-    TU_OK(clrt_binary(fx->q, CLRT_OP_ADD, left2, left, right)); /* left = 2 left, through another handle */
-    TU_OK(clrt_buffer_read(fx->q, p, got, R * C));
+    TU_OK(clrt_copy(tu_fx->q, right, left));               /* right = left */
+    TU_OK(clrt_binary(tu_fx->q, CLRT_OP_ADD, left2, left, right)); /* left = 2 left, through another handle */
+    TU_OK(clrt_buffer_read(tu_fx->q, p, got, R * C));
     for (int r = 0; r < R; r++)
         for (int c = 0; c < C; c++) {
             float want = h[r * C + c];
@@ -772,10 +733,7 @@ static void windows_of_one_parent(void **state)
             if (got[r * C + c] != want)
                 fail_msg("element (%d, %d) is %g, want %g", r, c, got[r * C + c], want);
         }
-    clrt_buffer_destroy(left);
-    clrt_buffer_destroy(right);
-    clrt_buffer_destroy(left2);
-    clrt_buffer_destroy(p);
+    TU_DESTROY_BUFFERS(left, right, left2, p);
 }
 
 /* ---- kernel variants forced through the tuning API: every geometry path
@@ -788,9 +746,8 @@ static void every_variant(void **state)
                                            "vw=8 items=1 wg=64", "vw=2 items=1 wg=12"};
     static const size_t sh[][2] = {{1, 1}, {1, 67}, {5, 33}, {33, 5}, {17, 1}, {2, 130}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
+        clrt_context *ctx = tu_fresh_context(&q);
         tu_override(ctx, "elementwise", CLRT_FLOAT32, variants[v]);
         for (size_t i = 0; i < sizeof sh / sizeof *sh; i++) {
             for (int f = 0; f < NFORMS; f++)
@@ -813,7 +770,7 @@ static void every_variant(void **state)
         clrt_buffer_destroy(i32);
         clrt_buffer_destroy(j32);
         tu_assert_ran(ctx, "elementwise", CLRT_FLOAT32, variants[v]);
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             tu_override(ctx, "elementwise", CLRT_FLOAT64, variants[v]);
             check_binary(ctx, q, CLRT_FLOAT64, &binary_ops[3], 5, 33, ROW, VIEW, PLAIN, ROWS, SEPARATE, 0);
             check_unary(ctx, q, CLRT_FLOAT64, &unary_ops[7], 3, 21, ROWS, VIEW, 1);
@@ -828,44 +785,21 @@ static void old_kernel_name(void **state)
 {
     (void)state;
     char now[256], old[256];
-    TU_OK(clrt_tune_current(fx->ctx, "elementwise", CLRT_FLOAT32, now, sizeof now, NULL));
-    TU_OK(clrt_tune_current(fx->ctx, "add", CLRT_FLOAT32, old, sizeof old, NULL));
+    TU_OK(clrt_tune_current(tu_fx->ctx, "elementwise", CLRT_FLOAT32, now, sizeof now, NULL));
+    TU_OK(clrt_tune_current(tu_fx->ctx, "add", CLRT_FLOAT32, old, sizeof old, NULL));
     assert_string_equal(now, old);
 }
 
 /* ---- refusals: status, message, nothing made, nothing enqueued */
 
-static void refusals(void **state)
+/* Wrong shapes: for each broadcast form of b, and a != c (wide is 4x6, vrow 1x5). */
+static void refuse_shapes(clrt_queue *q, clrt_buffer *a, clrt_buffer *b, clrt_buffer *c, clrt_buffer *wide,
+                          clrt_buffer *vrow)
 {
-    (void)state;
-    clrt_queue *q = fx->q;
-    clrt_buffer *a, *b, *c, *i32, *j32, *f64 = NULL, *wide, *p, *v1, *v2, *vrow;
-    TU_OK(clrt_buffer_create(&a, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&c, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, 4, 5));
-    TU_OK(clrt_buffer_create(&j32, fx->ctx, CLRT_INT32, 4, 5));
-    TU_OK(clrt_buffer_create(&wide, fx->ctx, CLRT_FLOAT32, 4, 6));
-    TU_OK(clrt_buffer_create(&p, fx->ctx, CLRT_FLOAT32, 10, 10));
-    TU_OK(clrt_buffer_view(&v1, p, 0, 0, 4, 5));   /* rows 0-3, cols 0-4 */
-    TU_OK(clrt_buffer_view(&v2, p, 3, 4, 4, 5));   /* rows 3-6, cols 4-8: shares (3, 4) with v1 */
-    TU_OK(clrt_buffer_view(&vrow, p, 2, 0, 1, 5)); /* row 2 of v1 */
-    if (fx->dev.has_fp64)
-        TU_OK(clrt_buffer_create(&f64, fx->ctx, CLRT_FLOAT64, 4, 5));
-    clrt_context *other = tu_context_on(&fx->dev);
-    clrt_buffer *ob;
-    TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 4, 5));
-    clrt_buffer dead = *a;
-    dead.tag = CLRT__TAG_DEAD;
-    const long live = clrt__debug_live(CLRT__LIVE_BUFFER);
-    TU_OK(clrt_queue_finish(q));
-    clrt__debug_fault_clear(); /* zeroes the call counts */
-
-    /* wrong shapes: for each broadcast form, and a != c */
     static const size_t bad_b[][2] = {{2, 5}, {4, 2}, {1, 4}, {5, 1}, {1, 6}, {3, 1}, {2, 1}, {5, 5}};
     for (size_t i = 0; i < sizeof bad_b / sizeof *bad_b; i++) {
         clrt_buffer *bb;
-        TU_OK(clrt_buffer_create(&bb, fx->ctx, CLRT_FLOAT32, bad_b[i][0], bad_b[i][1]));
+        TU_OK(clrt_buffer_create(&bb, tu_fx->ctx, CLRT_FLOAT32, bad_b[i][0], bad_b[i][1]));
         TU_REFUSED(CLRT_ESHAPE, "it must have c's shape 4x5", clrt_binary(q, CLRT_OP_MUL, c, a, bb));
         clrt_buffer_destroy(bb);
     }
@@ -876,6 +810,51 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_ESHAPE, "shapes differ: y 4x5, x 4x6", clrt_axpby(q, 1, wide, 1, c));
     TU_REFUSED(CLRT_ESHAPE, "shapes differ", clrt_scale(q, wide, 2, a));
     TU_REFUSED(CLRT_ESHAPE, "shapes differ: dst 4x6, src 4x5", clrt_copy(q, wide, a));
+}
+
+/* Unknown op codes. */
+static void refuse_unknown_ops(clrt_queue *q, clrt_buffer *a, clrt_buffer *b, clrt_buffer *c)
+{
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op 0", clrt_binary(q, (clrt_binary_op)0, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op 7", clrt_binary(q, (clrt_binary_op)7, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown binary op -1", clrt_binary(q, (clrt_binary_op)-1, c, a, b));
+    TU_REFUSED(CLRT_EINVAL, "unknown unary op 0", clrt_unary(q, (clrt_unary_op)0, c, a));
+    TU_REFUSED(CLRT_EINVAL, "unknown unary op 9", clrt_unary(q, (clrt_unary_op)9, c, a));
+}
+
+/* int32 fill takes int32 values only. */
+static void refuse_non_int32_fills(clrt_queue *q, clrt_buffer *i32)
+{
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 0.5));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 2147483648.0));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, -2147483649.0));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, NAN));
+    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, INFINITY));
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    clrt_queue *q = tu_fx->q;
+    clrt_buffer *a = tu_buffer(CLRT_FLOAT32, 4, 5), *b = tu_buffer(CLRT_FLOAT32, 4, 5);
+    clrt_buffer *c = tu_buffer(CLRT_FLOAT32, 4, 5), *i32 = tu_buffer(CLRT_INT32, 4, 5);
+    clrt_buffer *j32 = tu_buffer(CLRT_INT32, 4, 5), *wide = tu_buffer(CLRT_FLOAT32, 4, 6);
+    clrt_buffer *p = tu_buffer(CLRT_FLOAT32, 10, 10), *v1, *v2, *vrow, *f64 = NULL;
+    TU_OK(clrt_buffer_view(&v1, p, 0, 0, 4, 5));   /* rows 0-3, cols 0-4 */
+    TU_OK(clrt_buffer_view(&v2, p, 3, 4, 4, 5));   /* rows 3-6, cols 4-8: shares (3, 4) with v1 */
+    TU_OK(clrt_buffer_view(&vrow, p, 2, 0, 1, 5)); /* row 2 of v1 */
+    if (tu_fx->dev.has_fp64)
+        f64 = tu_buffer(CLRT_FLOAT64, 4, 5);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
+    clrt_buffer *ob;
+    TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 4, 5));
+    clrt_buffer dead = *a;
+    dead.tag = CLRT__TAG_DEAD;
+    const long live = clrt__debug_live(CLRT__LIVE_BUFFER);
+    TU_OK(clrt_queue_finish(q));
+    clrt__debug_fault_clear(); /* zeroes the call counts */
+
+    refuse_shapes(q, a, b, c, wide, vrow);
 
     /* dtypes: mixed is a shape error, int32 arithmetic is not supported */
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ (c float32, a int32, b float32)", clrt_binary(q, CLRT_OP_ADD, c, i32, b));
@@ -893,12 +872,7 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_axpby(q, 1, i32, 1, j32));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_scale(q, i32, 2, j32));
 
-    /* unknown op codes */
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op 0", clrt_binary(q, (clrt_binary_op)0, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op 7", clrt_binary(q, (clrt_binary_op)7, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown binary op -1", clrt_binary(q, (clrt_binary_op)-1, c, a, b));
-    TU_REFUSED(CLRT_EINVAL, "unknown unary op 0", clrt_unary(q, (clrt_unary_op)0, c, a));
-    TU_REFUSED(CLRT_EINVAL, "unknown unary op 9", clrt_unary(q, (clrt_unary_op)9, c, a));
+    refuse_unknown_ops(q, a, b, c);
 
     /* partial overlap of the output with an input */
     TU_REFUSED(CLRT_EINVAL, "overlaps a only in part", clrt_binary(q, CLRT_OP_ADD, v2, v1, b));
@@ -943,12 +917,7 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_fill(q, ob, 1));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_copy(q, c, ob));
 
-    /* int32 fill takes int32 values only */
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 0.5));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, 2147483648.0));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, -2147483649.0));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, NAN));
-    TU_REFUSED(CLRT_EINVAL, "not an int32 value", clrt_fill(q, i32, INFINITY));
+    refuse_non_int32_fills(q, i32);
 
     /* nothing made, nothing enqueued */
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), live);
@@ -956,9 +925,7 @@ static void refusals(void **state)
 
     clrt_buffer_destroy(ob);
     clrt_context_destroy(other);
-    clrt_buffer *all[] = {a, b, c, i32, j32, f64, wide, p, v1, v2, vrow};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(a, b, c, i32, j32, f64, wide, p, v1, v2, vrow);
 }
 
 /* ---- every OpenCL call the elementwise calls make, failing in turn */
@@ -979,9 +946,7 @@ static int elementwise_session(void)
         ha[i] = (float)((i * 7) % 11) - 5.0f;
     for (int j = 0; j < N; j++)
         hrow[j] = (float)(j % 5);
-    int s = clrt_context_create(&ctx, NULL);
-    if (s == CLRT_OK)
-        s = clrt_queue_create(&q, ctx);
+    int s = tu_session_open(&ctx, &q);
     if (s == CLRT_OK)
         s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
     if (s == CLRT_OK)
@@ -1036,68 +1001,41 @@ static int elementwise_session(void)
     if (s == CLRT_OK)
         for (int i = 0; i < M; i++)
             assert_int_equal(hix[i], 7);
-    clrt_buffer_destroy(v);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(row);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(ix);
+    TU_DESTROY_BUFFERS(v, a, b, row, c, ix);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
 }
 
+/* The session's seven launches at least: the sweep fails each of them. */
+static void elementwise_calls(const unsigned long calls[CLRT__FAULT_SITES])
+{
+    assert_true(calls[CLRT__FAULT_ENQUEUE_KERNEL] >= 7);
+}
+
 static void fault_sweep(void **state)
 {
     (void)state;
-    const long live = clrt__debug_live_total(); /* the fixture's */
-    clrt__debug_fault_clear();
-    TU_OK(elementwise_session());
-    unsigned long calls[CLRT__FAULT_SITES];
-    for (int site = 0; site < CLRT__FAULT_SITES; site++)
-        calls[site] = clrt__debug_fault_calls(site);
-    assert_true(calls[CLRT__FAULT_ENQUEUE_KERNEL] >= 7);
-    unsigned runs = 0;
-    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
-        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
-                               ? CLRT_EDEVICE /* late: the context is failed */
-                           : site == CLRT__FAULT_ENQUEUE_KERNEL
-                               ? CLRT_EOPENCL /* a work-group the device cannot hold, not memory */
-                               : CLRT_ENOMEM;
-        for (unsigned long n = 1; n <= calls[site]; n++) {
-            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
-            const int status = elementwise_session();
-            clrt__debug_fault_clear();
-            if (status != expect)
-                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
-                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
-            if (clrt__debug_live_total() != live)
-                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
-            runs++;
-        }
-    }
-    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
-    TU_OK(elementwise_session());
+    tu_fault_sweep(elementwise_session, CLRT__FAULT_CREATE_BUFFER, CLRT__FAULT_SITES, elementwise_calls, NULL);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(binary_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(binary_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_takes_views, tu_only_fixture_live),
-        cmocka_unit_test_teardown(unary_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(unary_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(special_values, tu_only_fixture_live),
-        cmocka_unit_test_teardown(sigmoid_range, tu_only_fixture_live),
-        cmocka_unit_test_teardown(axpby_and_scale, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fill_and_copy, tu_only_fixture_live),
-        cmocka_unit_test_teardown(windows_of_one_parent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(old_kernel_name, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
+        TU_FIXTURE_TEST(binary_f32),
+        TU_FIXTURE_TEST(binary_f64),
+        TU_FIXTURE_TEST(add_takes_views),
+        TU_FIXTURE_TEST(unary_f32),
+        TU_FIXTURE_TEST(unary_f64),
+        TU_FIXTURE_TEST(special_values),
+        TU_FIXTURE_TEST(sigmoid_range),
+        TU_FIXTURE_TEST(axpby_and_scale),
+        TU_FIXTURE_TEST(fill_and_copy),
+        TU_FIXTURE_TEST(windows_of_one_parent),
+        TU_FIXTURE_TEST(every_variant),
+        TU_FIXTURE_TEST(old_kernel_name),
+        TU_FIXTURE_TEST(refusals),
+        TU_FIXTURE_TEST(fault_sweep),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

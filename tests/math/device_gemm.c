@@ -18,28 +18,6 @@
 #include "kernels/matmul_plan.h"
 #include "kernels/params.h"
 
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static double get(const void *p, clrt_dtype dt, size_t i)
-{
-    return dt == CLRT_FLOAT64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-
-static void put(void *p, clrt_dtype dt, size_t i, double v)
-{
-    if (dt == CLRT_FLOAT64)
-        ((double *)p)[i] = v;
-    else
-        ((float *)p)[i] = (float)v;
-}
-
 /* A rows x cols operand on the device: a plain buffer, or (view) a window at
  * (2, 3) of a parent 5 rows and 7 columns larger whose other elements hold
  * `outside`; written from host (dense rows x cols). */
@@ -67,7 +45,7 @@ static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtyp
     unsigned char *fill = malloc(o->prow * o->pcol * es);
     assert_non_null(fill);
     for (size_t i = 0; i < o->prow * o->pcol; i++)
-        put(fill, dt, i, outside);
+        tu_put(fill, dt, i, outside);
     TU_OK(clrt_buffer_create(&o->parent, ctx, dt, o->prow, o->pcol));
     TU_OK(clrt_buffer_write(q, o->parent, fill, o->prow * o->pcol));
     free(fill);
@@ -89,7 +67,7 @@ static void operand_check_outside(operand *o, clrt_queue *q, clrt_dtype dt, cons
     for (size_t r = 0; r < o->prow; r++)
         for (size_t c = 0; c < o->pcol; c++) {
             int inside = r >= 2 && r < 2 + o->rows && c >= 3 && c < 3 + o->cols;
-            double v = get(all, dt, r * o->pcol + c);
+            double v = tu_get(all, dt, r * o->pcol + c);
             if (!inside && v != (double)(dt == CLRT_FLOAT64 ? o->outside : (float)o->outside))
                 fail_msg("%s: the parent's element (%zu, %zu) outside the %zux%zu window changed to %g", what, r, c,
                          o->rows, o->cols, v);
@@ -116,7 +94,7 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
     clrt__ref_fill(b, dt, br * bc, (unsigned)(K * 5 + N + tb));
     if (beta == 0.0)
         for (size_t i = 0; i < M * N; i++) /* never read: NaN must not leak */
-            put(c0, dt, i, NAN);
+            tu_put(c0, dt, i, NAN);
     else
         clrt__ref_fill(c0, dt, M * N, (unsigned)(M + N));
     operand oa, ob, oc;
@@ -134,22 +112,22 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
         for (size_t j = 0; j < N; j++) {
             double ref = 0, mag = 0;
             for (size_t k = 0; k < K; k++) {
-                double x = get(a, dt, ta ? k * ac + i : i * ac + k);
-                double y = get(b, dt, tb ? j * bc + k : k * bc + j);
+                double x = tu_get(a, dt, ta ? k * ac + i : i * ac + k);
+                double y = tu_get(b, dt, tb ? j * bc + k : k * bc + j);
                 ref += x * y;
                 mag += fabs(x * y);
             }
-            double cold = beta == 0.0 ? 0 : get(c0, dt, i * N + j);
+            double cold = beta == 0.0 ? 0 : tu_get(c0, dt, i * N + j);
             double want = al * ref + (beta == 0.0 ? 0 : be * cold);
             double bound = 2.0 * (double)(K + 2) * eps * (fabs(al) * mag + fabs(be * cold)) + 1e-300;
-            double got = get(c, dt, i * N + j);
+            double got = tu_get(c, dt, i * N + j);
             int ok = isnan(want) ? isnan(got) : fabs(got - want) <= bound;
             if (!ok && bad++ < 3)
                 print_message("c[%zu][%zu] = %.17g, want %.17g (bound %g)\n", i, j, got, want, bound);
         }
     if (bad)
         fail_msg("gemm %s %c%c %zux%zux%zu alpha %g beta %g views %u: %zu of %zu wrong",
-                 dt == CLRT_FLOAT64 ? "f64" : "f32", ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, beta, views, bad,
+                 tu_dtype_name(dt), ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, beta, views, bad,
                  M * N);
     operand_check_outside(&oa, q, dt, "a");
     operand_check_outside(&ob, q, dt, "b");
@@ -157,10 +135,7 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
     operand_free(&oa);
     operand_free(&ob);
     operand_free(&oc);
-    free(a);
-    free(b);
-    free(c0);
-    free(c);
+    TU_FREE_ALL(a, b, c0, c);
 }
 
 static const clrt_trans trans[2] = {CLRT_NO_TRANS, CLRT_TRANS};
@@ -190,17 +165,17 @@ static void run_shapes(clrt_context *ctx, clrt_queue *q, clrt_dtype dt)
 static void gemm_f32(void **state)
 {
     (void)state;
-    run_shapes(fx->ctx, fx->q, CLRT_FLOAT32);
+    run_shapes(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32);
 }
 
 static void gemm_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64) {
+    if (!tu_fx->dev.has_fp64) {
         print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
         skip();
     }
-    run_shapes(fx->ctx, fx->q, CLRT_FLOAT64);
+    run_shapes(tu_fx->ctx, tu_fx->q, CLRT_FLOAT64);
 }
 
 /* A fresh context on the suite's device with fp32 matmul parameters forced
@@ -208,8 +183,7 @@ static void gemm_f64(void **state)
  * below that runs parameters a device's defaults would not choose. */
 static clrt_context *override_context(clrt_queue **q, const char *params)
 {
-    clrt_context *ctx = tu_context_on(&fx->dev);
-    TU_OK(clrt_queue_create(q, ctx));
+    clrt_context *ctx = tu_fresh_context(q);
     TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, params));
     return ctx;
 }
@@ -239,7 +213,7 @@ static void gemm_every_variant(void **state)
             TU_OK(clrt_tune_current(ctx, "matmul", CLRT_FLOAT32, now, sizeof now, NULL));
             tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
         }
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             for (int t = 0; t < 4; t++)
                 check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 13, 11, 9, -1.0, 0.5, 5);
@@ -279,7 +253,7 @@ static void gemm_packed_operands(void **state)
                            shapes[i][2], i & 1 ? -0.5 : 1.0, i & 1 ? 2.0 : 0.0, (unsigned)(i + (size_t)t) & 7);
             tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
         }
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             for (int t = 0; t < 4; t++)
                 check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 19, 17, 9, 1.5, -1.0, 3);
@@ -369,7 +343,7 @@ static void gemm_dot_form(void **state)
             check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 4, 13, 32, 1.0, 0.0, 0);
             assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 2);
         }
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
                 check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_TRANS, shapes[i][0], shapes[i][1],
@@ -413,7 +387,7 @@ static void gemm_narrow_variant(void **state)
         check_gemm(ctx, q, CLRT_FLOAT32, ta, tb, 30, 10, 9, 1.0, 0.5, 3);
         assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), narrow);
     }
-    if (fx->dev.has_fp64) {
+    if (tu_fx->dev.has_fp64) {
         TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, params));
         for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
             check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_NO_TRANS, shapes[i][0], shapes[i][1], shapes[i][2],
@@ -478,7 +452,7 @@ static void gemm_fitted_rows(void **state)
         /* the narrow tile (N < tn): 16 rows, fitted to 13 for M = 26 */
         check_gemm(ctx, q, CLRT_FLOAT32, CLRT_TRANS, CLRT_NO_TRANS, 26, 7, 33, 1.0, 0.5, 3);
         check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 26, 7, 33, 1.0, 0.0, 4);
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             check_gemm(ctx, q, CLRT_FLOAT64, CLRT_NO_TRANS, CLRT_TRANS, 17, 37, 29, 1.0, 0.0, 6);
             check_gemm(ctx, q, CLRT_FLOAT64, CLRT_TRANS, CLRT_NO_TRANS, 33, 37, 29, -1.0, 2.0, 1);
@@ -543,8 +517,8 @@ static void gemm_shipped_gpu_defaults(void **state)
     (void)state;
     for (size_t g = 0; g < sizeof gpu_classes / sizeof gpu_classes[0]; g++) {
         const clrt__device_facts f = gpu_facts(&gpu_classes[g]);
-        for (int dbl = 0; dbl < (fx->dev.has_fp64 ? 2 : 1); dbl++) {
-            const clrt_dtype dt = dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+        for (int dbl = 0; dbl < tu_n_dtypes(); dbl++) {
+            const clrt_dtype dt = tu_dtype_at(dbl);
             clrt__pvals p;
             char mm[256], add[256];
             clrt__k_matmul.defaults(&f, dbl ? 8 : 4, &p);
@@ -557,9 +531,9 @@ static void gemm_shipped_gpu_defaults(void **state)
             assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
             print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, dbl ? "f64" : "f32", mm, add);
 
-            clrt_context *ctx = tu_context_on(&fx->dev);
             clrt_queue *q;
-            TU_OK(clrt_queue_create(&q, ctx));
+
+            clrt_context *ctx = tu_fresh_context(&q);
             char why[256] = "";
             if (clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why) != CLRT_OK)
                 fail_msg("%s's shipped matmul defaults refused on this device: %s", gpu_classes[g].name, why);
@@ -580,14 +554,7 @@ static void gemm_shipped_gpu_defaults(void **state)
             assert_true(ha && hb && hc);
             clrt__ref_fill(ha, dt, n, 3);
             clrt__ref_fill(hb, dt, n, 4);
-            clrt_buffer *a, *b, *c;
-            TU_OK(clrt_buffer_create(&a, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_create(&b, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_create(&c, ctx, dt, 1, n));
-            TU_OK(clrt_buffer_write(q, a, ha, n));
-            TU_OK(clrt_buffer_write(q, b, hb, n));
-            TU_OK(clrt_add(q, c, a, b));
-            TU_OK(clrt_buffer_read(q, c, hc, n));
+            tu_device_add(ctx, q, dt, hc, ha, hb, n);
             for (size_t i = 0; i < n; i++) {
                 double want = dbl ? ((double *)ha)[i] + ((double *)hb)[i]
                                   : (double)(float)(((float *)ha)[i] + ((float *)hb)[i]);
@@ -596,9 +563,6 @@ static void gemm_shipped_gpu_defaults(void **state)
                     fail_msg("%s add[%zu] = %g, want %g", gpu_classes[g].name, i, got, want);
             }
             tu_assert_ran(ctx, "add", dt, add);
-            clrt_buffer_destroy(a);
-            clrt_buffer_destroy(b);
-            clrt_buffer_destroy(c);
             free(ha);
             free(hb);
             free(hc);
@@ -630,9 +594,8 @@ static void gemm_long_k(void **state)
         {NULL, 5, 6, 30011, 203, 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
+        clrt_context *ctx = tu_fresh_context(&q);
         if (cases[i].params)
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, cases[i].params));
         const size_t K = tu_small() ? cases[i].K_small : cases[i].K;
@@ -661,17 +624,17 @@ static void matmul_is_gemm(void **state)
     float nan[M * N];
     for (size_t i = 0; i < M * N; i++)
         nan[i] = NAN;
-    operand_make(&oa, fx->ctx, fx->q, CLRT_FLOAT32, M, K, a, 1, 1.0);
-    operand_make(&ob, fx->ctx, fx->q, CLRT_FLOAT32, K, N, b, 1, 2.0);
-    operand_make(&oc, fx->ctx, fx->q, CLRT_FLOAT32, M, N, nan, 1, 3.0);
-    operand_make(&og, fx->ctx, fx->q, CLRT_FLOAT32, M, N, nan, 0, 0.0);
-    TU_OK(clrt_matmul(fx->q, oc.buf, oa.buf, ob.buf));
-    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, oa.buf, ob.buf, 0.0, og.buf));
-    TU_OK(clrt_buffer_read(fx->q, oc.buf, c, M * N));
-    TU_OK(clrt_buffer_read(fx->q, og.buf, g, M * N));
+    operand_make(&oa, tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, M, K, a, 1, 1.0);
+    operand_make(&ob, tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, K, N, b, 1, 2.0);
+    operand_make(&oc, tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, M, N, nan, 1, 3.0);
+    operand_make(&og, tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, M, N, nan, 0, 0.0);
+    TU_OK(clrt_matmul(tu_fx->q, oc.buf, oa.buf, ob.buf));
+    TU_OK(clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, oa.buf, ob.buf, 0.0, og.buf));
+    TU_OK(clrt_buffer_read(tu_fx->q, oc.buf, c, M * N));
+    TU_OK(clrt_buffer_read(tu_fx->q, og.buf, g, M * N));
     assert_memory_equal(c, g, sizeof c);
     tu_assert_matmul(c, a, b, CLRT_FLOAT32, M, N, K);
-    operand_check_outside(&oc, fx->q, CLRT_FLOAT32, "c");
+    operand_check_outside(&oc, tu_fx->q, CLRT_FLOAT32, "c");
     operand_free(&oa);
     operand_free(&ob);
     operand_free(&oc);
@@ -686,40 +649,34 @@ static void special_scalars(void **state)
     float a[M * K], b[K * N], c[M * N];
     clrt__ref_fill(a, CLRT_FLOAT32, M * K, 3);
     clrt__ref_fill(b, CLRT_FLOAT32, K * N, 4);
-    clrt_buffer *da, *db, *dc;
-    TU_OK(clrt_buffer_create(&da, fx->ctx, CLRT_FLOAT32, M, K));
-    TU_OK(clrt_buffer_create(&db, fx->ctx, CLRT_FLOAT32, K, N));
-    TU_OK(clrt_buffer_create(&dc, fx->ctx, CLRT_FLOAT32, M, N));
-    TU_OK(clrt_buffer_write(fx->q, da, a, M * K));
-    TU_OK(clrt_buffer_write(fx->q, db, b, K * N));
-    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, NAN, da, db, 0.0, dc));
-    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    clrt_buffer *da = tu_buffer(CLRT_FLOAT32, M, K), *db = tu_buffer(CLRT_FLOAT32, K, N);
+    clrt_buffer *dc = tu_buffer(CLRT_FLOAT32, M, N);
+    TU_OK(clrt_buffer_write(tu_fx->q, da, a, M * K));
+    TU_OK(clrt_buffer_write(tu_fx->q, db, b, K * N));
+    TU_OK(clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, NAN, da, db, 0.0, dc));
+    TU_OK(clrt_buffer_read(tu_fx->q, dc, c, M * N));
     for (size_t i = 0; i < M * N; i++)
         assert_true(isnan(c[i]));
     /* alpha = inf: every sum here is nonzero, so +-inf */
-    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, INFINITY, da, db, 0.0, dc));
-    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    TU_OK(clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, INFINITY, da, db, 0.0, dc));
+    TU_OK(clrt_buffer_read(tu_fx->q, dc, c, M * N));
     for (size_t i = 0; i < M * N; i++)
         assert_true(isinf(c[i]));
     /* beta = NaN: not 0, so c is read and the NaN propagates */
-    TU_OK(clrt_gemm(fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, da, db, NAN, dc));
-    TU_OK(clrt_buffer_read(fx->q, dc, c, M * N));
+    TU_OK(clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, da, db, NAN, dc));
+    TU_OK(clrt_buffer_read(tu_fx->q, dc, c, M * N));
     for (size_t i = 0; i < M * N; i++)
         assert_true(isnan(c[i]));
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
 }
 
 static void refusals(void **state)
 {
     (void)state;
-    clrt_buffer *a, *b, *c, *i32, *f64 = NULL, *parent, *v1, *v2, *v3;
-    TU_OK(clrt_buffer_create(&a, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_FLOAT32, 5, 3));
-    TU_OK(clrt_buffer_create(&c, fx->ctx, CLRT_FLOAT32, 4, 3));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, 4, 3));
-    clrt_queue *q = fx->q;
+    clrt_buffer *f64 = NULL, *parent, *v1, *v2, *v3;
+    clrt_buffer *a = tu_buffer(CLRT_FLOAT32, 4, 5), *b = tu_buffer(CLRT_FLOAT32, 5, 3);
+    clrt_buffer *c = tu_buffer(CLRT_FLOAT32, 4, 3), *i32 = tu_buffer(CLRT_INT32, 4, 3);
+    clrt_queue *q = tu_fx->q;
     TU_REFUSED(CLRT_EINVAL, "unknown transpose", clrt_gemm(q, (clrt_trans)2, CLRT_NO_TRANS, 1, a, b, 0, c));
     TU_REFUSED(CLRT_EINVAL, "unknown transpose", clrt_gemm(q, CLRT_NO_TRANS, (clrt_trans)-1, 1, a, b, 0, c));
     TU_REFUSED(CLRT_EINVAL, "is NULL", clrt_gemm(NULL, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, c));
@@ -732,16 +689,16 @@ static void refusals(void **state)
     /* int32: not for products; mixed dtypes: a shape error */
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, i32));
     clrt_buffer *ia, *ib;
-    TU_OK(clrt_buffer_create(&ia, fx->ctx, CLRT_INT32, 4, 5));
-    TU_OK(clrt_buffer_create(&ib, fx->ctx, CLRT_INT32, 5, 3));
+    TU_OK(clrt_buffer_create(&ia, tu_fx->ctx, CLRT_INT32, 4, 5));
+    TU_OK(clrt_buffer_create(&ib, tu_fx->ctx, CLRT_INT32, 5, 3));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, ia, ib, 0, i32));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_matmul(q, i32, ia, ib));
-    if (fx->dev.has_fp64) {
-        TU_OK(clrt_buffer_create(&f64, fx->ctx, CLRT_FLOAT64, 4, 3));
+    if (tu_fx->dev.has_fp64) {
+        f64 = tu_buffer(CLRT_FLOAT64, 4, 3);
         TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, f64));
     }
     /* overlap: c a window that shares memory with a or b, in any part */
-    TU_OK(clrt_buffer_create(&parent, fx->ctx, CLRT_FLOAT32, 10, 10));
+    TU_OK(clrt_buffer_create(&parent, tu_fx->ctx, CLRT_FLOAT32, 10, 10));
     TU_OK(clrt_buffer_view(&v1, parent, 0, 0, 4, 5));  /* a: rows 0-3, cols 0-4 */
     TU_OK(clrt_buffer_view(&v2, parent, 3, 4, 4, 3));  /* c: rows 3-6, cols 4-6: shares (3, 4) */
     TU_OK(clrt_buffer_view(&v3, parent, 4, 5, 5, 3));  /* b: rows 4-8, cols 5-7 */
@@ -753,35 +710,32 @@ static void refusals(void **state)
     TU_OK(clrt_buffer_view(&v4, parent, 4, 0, 4, 3));
     TU_OK(clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, v1, b, 0, v4));
     /* another context's operand */
-    clrt_context *other = tu_context_on(&fx->dev);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *ob;
     TU_OK(clrt_buffer_create(&ob, other, CLRT_FLOAT32, 5, 3));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, ob, 0, c));
     clrt_buffer_destroy(ob);
     clrt_context_destroy(other);
     TU_OK(clrt_queue_finish(q));
-    clrt_buffer *all[] = {a, b, c, i32, f64, parent, v1, v2, v3, v4, ia, ib};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(a, b, c, i32, f64, parent, v1, v2, v3, v4, ia, ib);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(gemm_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_packed_operands, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_packed_launches, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_dot_form, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_narrow_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_fitted_rows, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_shipped_gpu_defaults, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gemm_long_k, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_is_gemm, tu_only_fixture_live),
-        cmocka_unit_test_teardown(special_scalars, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(gemm_f32),
+        TU_FIXTURE_TEST(gemm_f64),
+        TU_FIXTURE_TEST(gemm_every_variant),
+        TU_FIXTURE_TEST(gemm_packed_operands),
+        TU_FIXTURE_TEST(gemm_packed_launches),
+        TU_FIXTURE_TEST(gemm_dot_form),
+        TU_FIXTURE_TEST(gemm_narrow_variant),
+        TU_FIXTURE_TEST(gemm_fitted_rows),
+        TU_FIXTURE_TEST(gemm_shipped_gpu_defaults),
+        TU_FIXTURE_TEST(gemm_long_k),
+        TU_FIXTURE_TEST(matmul_is_gemm),
+        TU_FIXTURE_TEST(special_scalars),
+        TU_FIXTURE_TEST(refusals),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -11,24 +11,6 @@
 
 enum { CANARY = 67 };
 
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static int teardown(void **state) { return tu_fixture_teardown(state); }
-
-/* A fresh context per variant, so that the fixture's kernels stay as they are. */
-static void with_context(clrt_context **ctx, clrt_queue **q)
-{
-    *ctx = tu_context_on(&fx->dev);
-    TU_OK(clrt_queue_create(q, *ctx));
-}
-
 /* c = a + b, exact. in_place: 0 c is its own buffer, 1 c == a, 2 c == b (both
  * allowed by clrt_add; the kernel must read each element before writing it). */
 enum { SEPARATE, C_IS_A, C_IS_B };
@@ -59,7 +41,7 @@ static void check_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, size_t
             bad += ((float *)c)[i] != ((float *)a)[i] + ((float *)b)[i];
     }
     if (bad)
-        fail_msg("add %zux%zu %s%s: %zu of %zu wrong", rows, cols, dtype == CLRT_FLOAT64 ? "f64" : "f32",
+        fail_msg("add %zux%zu %s%s: %zu of %zu wrong", rows, cols, tu_dtype_name(dtype),
                  in_place_name[in_place], bad, n);
     for (size_t i = 0; i < es; i++)
         assert_int_equal(c[n * es + i], 0x3c);
@@ -94,9 +76,7 @@ static void check_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype, siz
         fail_msg("matmul M=%zu N=%zu K=%zu wrote past the end of c", M, N, K);
     assert_true(tu_canary_intact(q, da, CANARY));
     assert_true(tu_canary_intact(q, db, CANARY));
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
     free(a);
     free(b);
     free(c);
@@ -142,23 +122,23 @@ static void run_matmul(clrt_context *ctx, clrt_queue *q, clrt_dtype dtype)
 static void add_f32(void **state)
 {
     (void)state;
-    run_add(fx->ctx, fx->q, CLRT_FLOAT32);
+    run_add(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32);
 }
 
 static void add_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64) {
+    if (!tu_fx->dev.has_fp64) {
         print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
         skip();
     }
-    run_add(fx->ctx, fx->q, CLRT_FLOAT64);
+    run_add(tu_fx->ctx, tu_fx->q, CLRT_FLOAT64);
 }
 
 static void matmul_f32(void **state)
 {
     (void)state;
-    run_matmul(fx->ctx, fx->q, CLRT_FLOAT32);
+    run_matmul(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32);
 }
 
 static void matmul_f32_1000(void **state)
@@ -168,17 +148,17 @@ static void matmul_f32_1000(void **state)
         print_message("$CLRT_TEST_SMALL: 1000^3 skipped\n");
         skip();
     }
-    check_matmul(fx->ctx, fx->q, CLRT_FLOAT32, 1000, 1000, 1000);
+    check_matmul(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, 1000, 1000, 1000);
 }
 
 static void matmul_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64) {
+    if (!tu_fx->dev.has_fp64) {
         print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
         skip();
     }
-    run_matmul(fx->ctx, fx->q, CLRT_FLOAT64);
+    run_matmul(tu_fx->ctx, tu_fx->q, CLRT_FLOAT64);
 }
 
 /* The other matmul variant than the device's default, and tiny tiles, so that
@@ -199,15 +179,14 @@ static void matmul_every_variant(void **state)
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         const long scratch = clrt__debug_live(CLRT__LIVE_SCRATCH); /* the fixture's queue may have one */
-        clrt_context *ctx;
         clrt_queue *q;
-        with_context(&ctx, &q);
+        clrt_context *ctx = tu_fresh_context(&q); /* a variant of its own */
         tu_override(ctx, "matmul", CLRT_FLOAT32, variants[v]);
         static const size_t dims[] = {1, 7, 16, 17, 33};
         for (size_t i = 0; i < 5; i++)
             for (size_t k = 0; k < 5; k++)
                 check_matmul(ctx, q, CLRT_FLOAT32, dims[i], dims[(i + k) % 5], dims[k]);
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             tu_override(ctx, "matmul", CLRT_FLOAT64, variants[v]);
             check_matmul(ctx, q, CLRT_FLOAT64, 17, 9, 33);
             tu_assert_ran(ctx, "matmul", CLRT_FLOAT64, variants[v]);
@@ -232,9 +211,8 @@ static void add_every_variant(void **state)
     static const char *const variants[] = {"vw=1 items=1 wg=1", "vw=4 items=3 wg=8", "vw=16 items=2 wg=4",
                                            "vw=8 items=1 wg=64"};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        clrt_context *ctx;
         clrt_queue *q;
-        with_context(&ctx, &q);
+        clrt_context *ctx = tu_fresh_context(&q); /* a variant of its own */
         tu_override(ctx, "add", CLRT_FLOAT32, variants[v]);
         static const size_t lens[] = {1, 7, 15, 16, 17, 63, 64, 65, 200};
         for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
@@ -243,7 +221,7 @@ static void add_every_variant(void **state)
             check_add(ctx, q, CLRT_FLOAT32, 1, lens[i], C_IS_B);
         }
         tu_assert_ran(ctx, "add", CLRT_FLOAT32, variants[v]);
-        if (fx->dev.has_fp64) {
+        if (tu_fx->dev.has_fp64) {
             tu_override(ctx, "add", CLRT_FLOAT64, variants[v]);
             check_add(ctx, q, CLRT_FLOAT64, 3, 21, C_IS_A);
             check_add(ctx, q, CLRT_FLOAT64, 3, 21, C_IS_B);
@@ -255,15 +233,14 @@ static void add_every_variant(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(add_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f32_1000, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(matmul_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(add_every_variant, tu_only_fixture_live),
+        TU_FIXTURE_TEST(add_f32),
+        TU_FIXTURE_TEST(add_f64),
+        TU_FIXTURE_TEST(matmul_f32),
+        TU_FIXTURE_TEST(matmul_f32_1000),
+        TU_FIXTURE_TEST(matmul_f64),
+        TU_FIXTURE_TEST(matmul_every_variant),
+        TU_FIXTURE_TEST(add_every_variant),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -9,20 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fault_sweep.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
-
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static size_t esize(clrt_dtype dt) { return dt == CLRT_FLOAT64 ? 8 : 4; }
 
 /* Random bit patterns: denormals, infinities and NaNs with payloads among them. */
 static void fill_bits(void *p, size_t bytes, uint64_t seed)
@@ -71,9 +61,9 @@ static void win_make(win *w, clrt_context *ctx, clrt_queue *q, clrt_dtype dt, si
     w->prow = rows + 4;
     w->pcol = cols + 6;
     const size_t n = w->prow * w->pcol;
-    unsigned char *fill = malloc(n * esize(dt));
+    unsigned char *fill = malloc(n * tu_dtype_size(dt));
     assert_non_null(fill);
-    memset(fill, around, n * esize(dt));
+    memset(fill, around, n * tu_dtype_size(dt));
     TU_OK(clrt_buffer_create(&w->parent, ctx, dt, w->prow, w->pcol));
     TU_OK(clrt_buffer_write(q, w->parent, fill, n));
     free(fill);
@@ -88,7 +78,7 @@ static void win_check_around(const win *w, clrt_queue *q)
         fail_msg("the canary after the %zux%zu output was overwritten", w->rows, w->cols);
     if (!w->parent)
         return;
-    const size_t es = esize(w->dt), n = w->prow * w->pcol;
+    const size_t es = tu_dtype_size(w->dt), n = w->prow * w->pcol;
     unsigned char *all = malloc(n * es);
     assert_non_null(all);
     TU_OK(clrt_buffer_read(q, w->parent, all, n));
@@ -118,7 +108,7 @@ static const char *dt_name(clrt_dtype dt)
 /* One transpose, checked bit for bit. views: bit 0 a, bit 1 c are windows. */
 static void check_transpose(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, size_t M, size_t N, unsigned views)
 {
-    const size_t es = esize(dt);
+    const size_t es = tu_dtype_size(dt);
     unsigned char *a = malloc(M * N * es), *c = malloc(M * N * es);
     assert_true(a && c);
     fill_bits(a, M * N * es, M * 1000003 + N);
@@ -158,23 +148,23 @@ static void every_shape(clrt_context *ctx, clrt_queue *q, clrt_dtype dt)
 static void transpose_f32(void **state)
 {
     (void)state;
-    every_shape(fx->ctx, fx->q, CLRT_FLOAT32);
+    every_shape(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32);
 }
 
 static void transpose_f64(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64) {
+    if (!tu_fx->dev.has_fp64) {
         print_message("device has no fp64: CLRT_FLOAT64 is refused (tested in device_api)\n");
         skip();
     }
-    every_shape(fx->ctx, fx->q, CLRT_FLOAT64);
+    every_shape(tu_fx->ctx, tu_fx->q, CLRT_FLOAT64);
 }
 
 static void transpose_i32(void **state)
 {
     (void)state;
-    every_shape(fx->ctx, fx->q, CLRT_INT32);
+    every_shape(tu_fx->ctx, tu_fx->q, CLRT_INT32);
 }
 
 /* 10^6 elements (not on emulators): one long row, one long column, a large square. */
@@ -185,9 +175,9 @@ static void transpose_large(void **state)
         print_message("large sizes are not run under an emulator\n");
         skip();
     }
-    check_transpose(fx->ctx, fx->q, CLRT_FLOAT32, 1, 1000000, 0);
-    check_transpose(fx->ctx, fx->q, CLRT_FLOAT32, 1000000, 1, 2);
-    check_transpose(fx->ctx, fx->q, CLRT_FLOAT32, 1000, 1001, 3);
+    check_transpose(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, 1, 1000000, 0);
+    check_transpose(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, 1000000, 1, 2);
+    check_transpose(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, 1000, 1001, 3);
 }
 
 /* Both variants, tiles and groups that divide no shape, forced through the
@@ -201,11 +191,10 @@ static void transpose_every_variant(void **state)
     };
     static const size_t shapes[][2] = {{1, 1}, {1, 37}, {37, 1}, {19, 23}, {40, 9}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        clrt_context *ctx = tu_context_on(&fx->dev);
         clrt_queue *q;
-        TU_OK(clrt_queue_create(&q, ctx));
-        for (int d = 0; d < (fx->dev.has_fp64 ? 2 : 1); d++) {
-            const clrt_dtype dt = d ? CLRT_FLOAT64 : CLRT_FLOAT32;
+        clrt_context *ctx = tu_fresh_context(&q);
+        for (int d = 0; d < tu_n_dtypes(); d++) {
+            const clrt_dtype dt = tu_dtype_at(d);
             tu_override(ctx, "transpose", dt, variants[v]);
             for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
                 check_transpose(ctx, q, dt, shapes[s][0], shapes[s][1], (unsigned)s % 4u);
@@ -222,26 +211,24 @@ static void transpose_every_variant(void **state)
 static void refusals(void **state)
 {
     (void)state;
-    clrt_queue *q = fx->q;
-    clrt_buffer *a, *c, *sq, *bad, *i32, *f64 = NULL, *parent, *v1, *v2, *v3, *v4;
-    TU_OK(clrt_buffer_create(&a, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&c, fx->ctx, CLRT_FLOAT32, 5, 4));
-    TU_OK(clrt_buffer_create(&sq, fx->ctx, CLRT_FLOAT32, 3, 3));
-    TU_OK(clrt_buffer_create(&bad, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, 5, 4));
+    clrt_queue *q = tu_fx->q;
+    clrt_buffer *f64 = NULL, *parent, *v1, *v2, *v3, *v4;
+    clrt_buffer *a = tu_buffer(CLRT_FLOAT32, 4, 5), *c = tu_buffer(CLRT_FLOAT32, 5, 4);
+    clrt_buffer *sq = tu_buffer(CLRT_FLOAT32, 3, 3), *bad = tu_buffer(CLRT_FLOAT32, 4, 5);
+    clrt_buffer *i32 = tu_buffer(CLRT_INT32, 5, 4);
     TU_REFUSED(CLRT_EINVAL, "queue is NULL", clrt_transpose(NULL, c, a));
     TU_REFUSED(CLRT_EINVAL, "buffer c is NULL", clrt_transpose(q, NULL, a));
     TU_REFUSED(CLRT_EINVAL, "buffer a is NULL", clrt_transpose(q, c, NULL));
     /* shapes and dtypes */
     TU_REFUSED(CLRT_ESHAPE, "transpose of a 4x5 matrix is 5x4", clrt_transpose(q, bad, a));
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_transpose(q, i32, a));
-    if (fx->dev.has_fp64) {
-        TU_OK(clrt_buffer_create(&f64, fx->ctx, CLRT_FLOAT64, 5, 4));
+    if (tu_fx->dev.has_fp64) {
+        f64 = tu_buffer(CLRT_FLOAT64, 5, 4);
         TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_transpose(q, f64, a));
     }
     /* overlap: in place, or windows of one parent sharing any element */
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_transpose(q, sq, sq));
-    TU_OK(clrt_buffer_create(&parent, fx->ctx, CLRT_FLOAT32, 12, 12));
+    TU_OK(clrt_buffer_create(&parent, tu_fx->ctx, CLRT_FLOAT32, 12, 12));
     TU_OK(clrt_buffer_view(&v1, parent, 1, 1, 4, 6)); /* a: rows 1-4, cols 1-6 */
     TU_OK(clrt_buffer_view(&v2, parent, 4, 6, 6, 4)); /* c: rows 4-9, cols 6-9: shares (4, 6) */
     TU_OK(clrt_buffer_view(&v3, parent, 5, 0, 6, 4)); /* c: rows 5-10: disjoint */
@@ -250,16 +237,14 @@ static void refusals(void **state)
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_transpose(q, v4, v1));
     TU_OK(clrt_transpose(q, v3, v1));
     /* another context's operand */
-    clrt_context *other = tu_context_on(&fx->dev);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *oc;
     TU_OK(clrt_buffer_create(&oc, other, CLRT_FLOAT32, 5, 4));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_transpose(q, oc, a));
     clrt_buffer_destroy(oc);
     clrt_context_destroy(other);
     TU_OK(clrt_queue_finish(q));
-    clrt_buffer *every[] = {a, c, sq, bad, i32, f64, parent, v1, v2, v3, v4};
-    for (size_t i = 0; i < sizeof every / sizeof *every; i++)
-        clrt_buffer_destroy(every[i]);
+    TU_DESTROY_BUFFERS(a, c, sq, bad, i32, f64, parent, v1, v2, v3, v4);
 }
 
 /* ---- injected OpenCL failures (src/base/debug.h's seam): every call of every site
@@ -278,9 +263,7 @@ static int transpose_session(void)
         h[i] = (float)i * 0.5f;
         hi[i] = -7 * i;
     }
-    int s = clrt_context_create(&ctx, NULL);
-    if (s == CLRT_OK)
-        s = clrt_queue_create(&q, ctx);
+    int s = tu_session_open(&ctx, &q);
     if (s == CLRT_OK)
         s = clrt_buffer_create(&a, ctx, CLRT_FLOAT32, M, N);
     if (s == CLRT_OK)
@@ -309,60 +292,35 @@ static int transpose_session(void)
                 assert_true(got[j * M + i] == h[i * N + j]);
                 assert_int_equal(goti[j * M + i], hi[i * N + j]);
             }
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(ia);
-    clrt_buffer_destroy(ic);
+    TU_DESTROY_BUFFERS(a, c, ia, ic);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
 }
 
+/* Two launches, and one build: int32 runs the float32 kernel. */
+static void transpose_calls(const unsigned long calls[CLRT__FAULT_SITES])
+{
+    assert_int_equal(calls[CLRT__FAULT_ENQUEUE_KERNEL], 2);
+    assert_int_equal(calls[CLRT__FAULT_BUILD], 1);
+}
+
 static void fault_sweep(void **state)
 {
     (void)state;
-    const long live = clrt__debug_live_total(); /* the fixture's */
-    clrt__debug_fault_clear();
-    TU_OK(transpose_session());
-    unsigned long calls[CLRT__FAULT_SITES];
-    for (int site = 0; site < CLRT__FAULT_SITES; site++)
-        calls[site] = clrt__debug_fault_calls(site);
-    assert_int_equal(calls[CLRT__FAULT_ENQUEUE_KERNEL], 2);
-    assert_int_equal(calls[CLRT__FAULT_BUILD], 1); /* int32 runs the float32 kernel */
-    unsigned runs = 0;
-    for (int site = CLRT__FAULT_CREATE_BUFFER; site < CLRT__FAULT_SITES; site++) {
-        const int expect = site == CLRT__FAULT_WRITE || site == CLRT__FAULT_READ || site == CLRT__FAULT_FINISH
-                               ? CLRT_EDEVICE /* late: the context is failed */
-                           : site == CLRT__FAULT_ENQUEUE_KERNEL
-                               ? CLRT_EOPENCL /* a work-group the device cannot hold, not memory */
-                               : CLRT_ENOMEM;
-        for (unsigned long n = 1; n <= calls[site]; n++) {
-            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
-            const int status = transpose_session();
-            clrt__debug_fault_clear();
-            if (status != expect)
-                fail_msg("site %d call %lu of %lu failing gave %s, expected %s: %s", site, n, calls[site],
-                         clrt_status_name(status), clrt_status_name(expect), clrt_error_message());
-            if (clrt__debug_live_total() != live)
-                fail_msg("site %d call %lu failing leaked %ld handle(s)", site, n, clrt__debug_live_total() - live);
-            runs++;
-        }
-    }
-    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
-    TU_OK(transpose_session());
+    tu_fault_sweep(transpose_session, CLRT__FAULT_CREATE_BUFFER, CLRT__FAULT_SITES, transpose_calls, NULL);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(transpose_f32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_f64, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_i32, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_large, tu_only_fixture_live),
-        cmocka_unit_test_teardown(transpose_every_variant, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(fault_sweep, tu_only_fixture_live),
+        TU_FIXTURE_TEST(transpose_f32),
+        TU_FIXTURE_TEST(transpose_f64),
+        TU_FIXTURE_TEST(transpose_i32),
+        TU_FIXTURE_TEST(transpose_large),
+        TU_FIXTURE_TEST(transpose_every_variant),
+        TU_FIXTURE_TEST(refusals),
+        TU_FIXTURE_TEST(fault_sweep),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -14,80 +14,20 @@
 
 enum { CANARY = 13 };
 
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static int n_dtypes(void) { return fx->dev.has_fp64 ? 2 : 1; }
-static clrt_dtype dtype_at(int i) { return i ? CLRT_FLOAT64 : CLRT_FLOAT32; }
-static double eps_of(clrt_dtype dt) { return dt == CLRT_FLOAT64 ? 0x1p-52 : 0x1p-23; }
-
 /* A padded device matrix holding h (doubles, rounded to dt). */
 static clrt_buffer *up(clrt_dtype dt, size_t rows, size_t cols, const double *h)
 {
-    clrt_buffer *b = tu_padded_buffer(fx->ctx, fx->q, dt, rows, cols, CANARY);
-    size_t n = rows * cols;
-    void *t = malloc(n * 8);
-    assert_non_null(t);
-    for (size_t i = 0; h && i < n; i++) {
-        if (dt == CLRT_FLOAT64)
-            ((double *)t)[i] = h[i];
-        else
-            ((float *)t)[i] = (float)h[i];
-    }
+    clrt_buffer *b = tu_padded_buffer(tu_fx->ctx, tu_fx->q, dt, rows, cols, CANARY);
     if (h)
-        TU_OK(clrt_buffer_write(fx->q, b, t, n));
-    free(t);
+        tu_write_doubles(tu_fx->q, b, h, rows * cols);
     return b;
 }
 
 /* Read b into h (doubles) and check its canary. */
 static void down(const clrt_buffer *b, double *h)
 {
-    size_t n = clrt_buffer_rows(b) * clrt_buffer_cols(b);
-    clrt_dtype dt = clrt_buffer_dtype(b);
-    void *t = malloc(n * 8);
-    assert_non_null(t);
-    TU_OK(clrt_buffer_read(fx->q, b, t, n));
-    for (size_t i = 0; i < n; i++)
-        h[i] = dt == CLRT_FLOAT64 ? ((double *)t)[i] : (double)((float *)t)[i];
-    free(t);
-    assert_true(tu_canary_intact(fx->q, b, CANARY));
-}
-
-/* Values in [-1, 1), as doubles exactly representable in dt. */
-static double *randv(size_t n, unsigned seed, clrt_dtype dt)
-{
-    double *h = malloc((n ? n : 1) * sizeof *h);
-    float *f = malloc((n ? n : 1) * sizeof *f);
-    assert_true(h && f);
-    clrt__ref_fill(h, CLRT_FLOAT64, n, seed);
-    for (size_t i = 0; dt == CLRT_FLOAT32 && i < n; i++)
-        h[i] = (double)(float)h[i];
-    free(f);
-    return h;
-}
-
-/* |got - ref| <= tol * (absref + 1e-30) elementwise, absref a bound on the
- * magnitudes summed into ref. */
-static void expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
-                         double tol)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!(fabs(got[i] - ref[i]) <= tol * (absref[i] + 1e-300))) {
-            if (!bad)
-                first = i;
-            bad++;
-        }
-    if (bad)
-        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
-                 got[first], ref[first], tol * absref[first]);
+    tu_read_doubles(tu_fx->q, b, h, clrt_buffer_rows(b) * clrt_buffer_cols(b));
+    assert_true(tu_canary_intact(tu_fx->q, b, CANARY));
 }
 
 /* ---- linear and relu */
@@ -95,8 +35,10 @@ static void expect_close(const char *what, const double *got, const double *ref,
 static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bias)
 {
     char what[120];
-    double *x = randv(n * in, (unsigned)(n * 7 + in), dt), *w = randv(out * in, (unsigned)(out + 3), dt);
-    double *b = randv(out, (unsigned)(out + 11), dt), *dy = randv(n * out, (unsigned)(n + out), dt);
+    double *x = tu_random_doubles(n * in, (unsigned)(n * 7 + in), dt);
+    double *w = tu_random_doubles(out * in, (unsigned)(out + 3), dt);
+    double *b = tu_random_doubles(out, (unsigned)(out + 11), dt);
+    double *dy = tu_random_doubles(n * out, (unsigned)(n + out), dt);
     double *y = malloc(n * out * 8), *ry = malloc(n * out * 8), *ay = malloc(n * out * 8);
     double *dx = malloc(n * in * 8), *rdx = malloc(n * in * 8), *adx = malloc(n * in * 8);
     double *dw = malloc(out * in * 8), *rdw = malloc(out * in * 8), *adw = malloc(out * in * 8);
@@ -143,24 +85,24 @@ static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bia
     clrt_buffer *dX = up(dt, n, in, x), *dW = up(dt, out, in, w), *dB = up(dt, 1, out, b), *dY = up(dt, n, out, NULL);
     clrt_buffer *dDY = up(dt, n, out, dy), *dDX = up(dt, n, in, NULL), *dDW = up(dt, out, in, NULL),
                 *dDB = up(dt, 1, out, NULL);
-    TU_OK(clrt_nn_linear_forward(fx->q, dY, dX, dW, bias ? dB : NULL));
-    TU_OK(clrt_nn_linear_backward(fx->q, dDX, dDW, dDB, dDY, dX, dW));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, dY, dX, dW, bias ? dB : NULL));
+    TU_OK(clrt_nn_linear_backward(tu_fx->q, dDX, dDW, dDB, dDY, dX, dW));
     down(dY, y);
     down(dDX, dx);
     down(dDW, dw);
     down(dDB, db);
-    const double tol = 4.0 * (double)(in > n ? (in > out ? in : out) : (n > out ? n : out)) * eps_of(dt);
-    const char *dn = dt == CLRT_FLOAT64 ? "f64" : "f32";
+    const double tol = 4.0 * (double)(in > n ? (in > out ? in : out) : (n > out ? n : out)) * tu_epsilon(dt);
+    const char *dn = tu_dtype_name(dt);
     snprintf(what, sizeof what, "linear forward %zux%zu -> %zu %s%s", n, in, out, dn, bias ? "" : " no bias");
-    expect_close(what, y, ry, ay, n * out, tol);
+    tu_expect_close(what, y, ry, ay, n * out, tol);
     snprintf(what, sizeof what, "linear dx %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, dx, rdx, adx, n * in, tol);
+    tu_expect_close(what, dx, rdx, adx, n * in, tol);
     snprintf(what, sizeof what, "linear dw %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, dw, rdw, adw, out * in, tol);
+    tu_expect_close(what, dw, rdw, adw, out * in, tol);
     snprintf(what, sizeof what, "linear db %zux%zu -> %zu %s", n, in, out, dn);
-    expect_close(what, db, rdb, adb, out, tol);
+    tu_expect_close(what, db, rdb, adb, out, tol);
     /* relu in place over y, then against the host */
-    TU_OK(clrt_nn_relu_forward(fx->q, dY, dY));
+    TU_OK(clrt_nn_relu_forward(tu_fx->q, dY, dY));
     double *r = malloc(n * out * 8), *one = malloc(n * out * 8);
     assert_true(r && one);
     for (size_t i = 0; i < n * out; i++) {
@@ -169,10 +111,8 @@ static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bia
     }
     down(dY, y);
     snprintf(what, sizeof what, "relu forward in place %zux%zu %s", n, out, dn);
-    expect_close(what, y, r, one, n * out, 0);
-    clrt_buffer *bufs[] = {dX, dW, dB, dY, dDY, dDX, dDW, dDB};
-    for (size_t i = 0; i < 8; i++)
-        clrt_buffer_destroy(bufs[i]);
+    tu_expect_close(what, y, r, one, n * out, 0);
+    TU_DESTROY_BUFFERS(dX, dW, dB, dY, dDY, dDX, dDW, dDB);
     double *hs[] = {x, w, b, dy, y, ry, ay, dx, rdx, adx, dw, rdw, adw, db, rdb, adb, r, one};
     for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
         free(hs[i]);
@@ -185,9 +125,9 @@ static void linear(void **state)
     static const size_t small[][3] = {{1, 1, 1}, {3, 7, 5}, {1, 17, 10}, {3, 1, 7}};
     const size_t (*s)[3] = tu_small() ? small : big;
     const size_t ns = tu_small() ? 4 : 6;
-    for (int d = 0; d < n_dtypes(); d++)
+    for (int d = 0; d < tu_n_dtypes(); d++)
         for (size_t i = 0; i < ns; i++)
-            check_linear(dtype_at(d), s[i][0], s[i][1], s[i][2], (int)(i & 1) || i == 0);
+            check_linear(tu_dtype_at(d), s[i][0], s[i][1], s[i][2], (int)(i & 1) || i == 0);
 }
 
 /* relu's gradient: exact, at zeros (both signs), subnormals, huge values and
@@ -195,7 +135,8 @@ static void linear(void **state)
 static void check_relu_backward(clrt_dtype dt, size_t rows, size_t cols)
 {
     const size_t n = rows * cols;
-    double *x = randv(n, (unsigned)(rows * 3 + cols), dt), *dy = randv(n, (unsigned)(rows + 9 * cols), dt);
+    double *x = tu_random_doubles(n, (unsigned)(rows * 3 + cols), dt);
+    double *dy = tu_random_doubles(n, (unsigned)(rows + 9 * cols), dt);
     double *ref = malloc(n * 8), *got = malloc(n * 8), *zero = calloc(n, 8);
     assert_true(ref && got && zero);
     const double specials[] = {0.0, -0.0, dt == CLRT_FLOAT64 ? 0x1p-1074 : 0x1p-149, dt == CLRT_FLOAT64 ? 0x1p-1022 : 0x1p-126,
@@ -205,34 +146,28 @@ static void check_relu_backward(clrt_dtype dt, size_t rows, size_t cols)
     for (size_t i = 0; i < n; i++)
         ref[i] = x[i] > 0 ? dy[i] : 0;
     clrt_buffer *dX = up(dt, rows, cols, x), *dDY = up(dt, rows, cols, dy), *dDX = up(dt, rows, cols, NULL);
-    TU_OK(clrt_nn_relu_backward(fx->q, dDX, dDY, dX));
+    TU_OK(clrt_nn_relu_backward(tu_fx->q, dDX, dDY, dX));
     down(dDX, got);
     char what[80];
-    snprintf(what, sizeof what, "relu backward %zux%zu %s", rows, cols, dt == CLRT_FLOAT64 ? "f64" : "f32");
+    snprintf(what, sizeof what, "relu backward %zux%zu %s", rows, cols, tu_dtype_name(dt));
     /* subnormal x: the device may flush it to zero (then the gradient is 0) */
     for (size_t i = 0; i < n; i++)
         if (x[i] > 0 && fabs(x[i]) < (dt == CLRT_FLOAT64 ? 0x1p-1022 : 0x1p-126) && got[i] == 0)
             got[i] = ref[i];
-    expect_close(what, got, ref, zero, n, 0);
-    clrt_buffer_destroy(dX);
-    clrt_buffer_destroy(dDY);
-    clrt_buffer_destroy(dDX);
-    free(x);
-    free(dy);
-    free(ref);
-    free(got);
-    free(zero);
+    tu_expect_close(what, got, ref, zero, n, 0);
+    TU_DESTROY_BUFFERS(dX, dDY, dDX);
+    TU_FREE_ALL(x, dy, ref, got, zero);
 }
 
 static void relu_backward(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        check_relu_backward(dtype_at(d), 1, 1);
-        check_relu_backward(dtype_at(d), 3, 7);
-        check_relu_backward(dtype_at(d), 7, 17);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        check_relu_backward(tu_dtype_at(d), 1, 1);
+        check_relu_backward(tu_dtype_at(d), 3, 7);
+        check_relu_backward(tu_dtype_at(d), 7, 17);
         if (!tu_small())
-            check_relu_backward(dtype_at(d), 65, 127);
+            check_relu_backward(tu_dtype_at(d), 65, 127);
     }
 }
 
@@ -241,8 +176,8 @@ static void relu_backward(void **state)
 static void relu_backward_special(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         const double x[8] = {NAN, -1, 0, 2, -0.0, 3, -INFINITY, INFINITY};
         const double dy[8] = {1, INFINITY, NAN, 5, -INFINITY, NAN, 7, -8};
         const double ref[8] = {NAN, 0, 0, 5, 0, NAN, 0, -8};
@@ -250,15 +185,13 @@ static void relu_backward_special(void **state)
         for (int mode = 0; mode < 3; mode++) { /* separate, dx is dy, dx is x */
             clrt_buffer *dX = up(dt, 2, 4, x), *dDY = up(dt, 2, 4, dy), *dDX = up(dt, 2, 4, NULL);
             clrt_buffer *out = mode == 0 ? dDX : mode == 1 ? dDY : dX;
-            TU_OK(clrt_nn_relu_backward(fx->q, out, dDY, dX));
+            TU_OK(clrt_nn_relu_backward(tu_fx->q, out, dDY, dX));
             down(out, got);
             for (int i = 0; i < 8; i++)
                 if (!(isnan(ref[i]) ? isnan(got[i]) : got[i] == ref[i]))
                     fail_msg("relu backward (mode %d, %s) [%d]: x %g dy %g gave %g, expected %g", mode,
                              d ? "f64" : "f32", i, x[i], dy[i], got[i], ref[i]);
-            clrt_buffer_destroy(dX);
-            clrt_buffer_destroy(dDY);
-            clrt_buffer_destroy(dDX);
+            TU_DESTROY_BUFFERS(dX, dDY, dDX);
         }
     }
 }
@@ -285,7 +218,7 @@ static double xent_ref(const double *z, const int32_t *lab, size_t n, size_t c, 
 static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double shift, int with_grad)
 {
     char what[120];
-    double *z = randv(n * c, (unsigned)(n * 5 + c), dt), *g = malloc(n * c * 8), *rg = malloc(n * c * 8);
+    double *z = tu_random_doubles(n * c, (unsigned)(n * 5 + c), dt), *g = malloc(n * c * 8), *rg = malloc(n * c * 8);
     double *ag = malloc(n * c * 8);
     int32_t *lab = malloc(n * sizeof *lab);
     assert_true(g && rg && ag && lab);
@@ -295,17 +228,17 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
         lab[i] = (int32_t)((i * 7 + 3) % c);
     const double rloss = xent_ref(z, lab, n, c, rg);
     clrt_buffer *dZ = up(dt, n, c, z), *dL = up(dt, 1, 1, NULL), *dG = up(dt, n, c, NULL), *dLab;
-    TU_OK(clrt_buffer_create(&dLab, fx->ctx, CLRT_INT32, n, 1));
-    TU_OK(clrt_buffer_write(fx->q, dLab, lab, n));
-    TU_OK(clrt_nn_softmax_xent(fx->q, dL, with_grad ? dG : NULL, dZ, dLab));
+    TU_OK(clrt_buffer_create(&dLab, tu_fx->ctx, CLRT_INT32, n, 1));
+    TU_OK(clrt_buffer_write(tu_fx->q, dLab, lab, n));
+    TU_OK(clrt_nn_softmax_xent(tu_fx->q, dL, with_grad ? dG : NULL, dZ, dLab));
     double loss;
     down(dL, &loss);
     /* exp, log and the division are within a few ulp each; the row sums add c terms */
-    const double tol = 16.0 * (double)(c + 8) * eps_of(dt);
-    const char *dn = dt == CLRT_FLOAT64 ? "f64" : "f32";
+    const double tol = 16.0 * (double)(c + 8) * tu_epsilon(dt);
+    const char *dn = tu_dtype_name(dt);
     double aloss = fabs(rloss) + 1 + fabs(scale) + fabs(shift) * 0; /* shift cancels exactly in z - m */
     snprintf(what, sizeof what, "xent loss %zux%zu scale %g shift %g %s", n, c, scale, shift, dn);
-    expect_close(what, &loss, &rloss, &aloss, 1, tol);
+    tu_expect_close(what, &loss, &rloss, &aloss, 1, tol);
     if (with_grad) {
         down(dG, g);
         /* each probability to its own size (a row sum short of terms shows in every
@@ -313,24 +246,17 @@ static void check_xent(clrt_dtype dt, size_t n, size_t c, double scale, double s
         for (size_t i = 0; i < n * c; i++)
             ag[i] = fabs(rg[i]) + 1.0 / ((double)n * (double)c);
         snprintf(what, sizeof what, "xent dlogits %zux%zu scale %g shift %g %s", n, c, scale, shift, dn);
-        expect_close(what, g, rg, ag, n * c, tol);
+        tu_expect_close(what, g, rg, ag, n * c, tol);
     }
-    clrt_buffer_destroy(dZ);
-    clrt_buffer_destroy(dL);
-    clrt_buffer_destroy(dG);
-    clrt_buffer_destroy(dLab);
-    free(z);
-    free(g);
-    free(rg);
-    free(ag);
-    free(lab);
+    TU_DESTROY_BUFFERS(dZ, dL, dG, dLab);
+    TU_FREE_ALL(z, g, rg, ag, lab);
 }
 
 static void softmax_xent(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        clrt_dtype dt = tu_dtype_at(d);
         check_xent(dt, 1, 1, 1, 0, 1);
         check_xent(dt, 3, 7, 1, 0, 1);
         check_xent(dt, 1, 10, 4, 0, 0);
@@ -360,15 +286,15 @@ static unsigned long xent_launches(clrt_dtype dt, size_t n, size_t c)
 static void xent_in_slices(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
-        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, "loops=0"));
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
+        TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, "loops=0"));
         const unsigned long whole = xent_launches(dt, 3, 7);
         static const unsigned cols[] = {1, 3, 4}; /* per slice */
         for (size_t x = 0; x < sizeof cols / sizeof *cols; x++) {
             char params[32];
             snprintf(params, sizeof params, "loops=%u", 3 * cols[x]);
-            TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, params));
+            TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, params));
             check_xent(dt, 1, 1, 1, 0, 1);
             check_xent(dt, 1, 10, 4, 0, 0);
             check_xent(dt, 17, 10, 3, 0, 1);
@@ -378,7 +304,7 @@ static void xent_in_slices(void **state)
             const unsigned long slices = (7 + cols[x] - 1) / cols[x];
             assert_int_equal(xent_launches(dt, 3, 7), whole - 1 + 2 * slices);
         }
-        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, NULL));
+        TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, NULL));
         if (!tu_small())
             check_xent(dt, 2, 40000, 2, 0, 1);
     }
@@ -391,13 +317,13 @@ static void xent_bad_rows(void **state)
 {
     (void)state;
     const size_t n = 3, c = 5;
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         for (int run = 0; run < 10; run++) {
             /* each case in one launch, then in slices of 2 columns (the NaN is in the second) */
             const int bad = run % 5;
             if (bad == 0)
-                TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, run < 5 ? "loops=0" : "loops=6"));
+                TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, run < 5 ? "loops=0" : "loops=6"));
             double z[15];
             for (size_t i = 0; i < n * c; i++)
                 z[i] = dt == CLRT_FLOAT32 ? (double)(float)(0.3 * (double)i - 1.7) : 0.3 * (double)i - 1.7;
@@ -412,25 +338,22 @@ static void xent_bad_rows(void **state)
             int32_t ok_lab[3] = {2, 0, 0};
             (void)xent_ref(z, ok_lab, n, c, rg); /* rows 0 and 2 (divided by n = 3) */
             clrt_buffer *dZ = up(dt, n, c, z), *dL = up(dt, 1, 1, NULL), *dG = up(dt, n, c, NULL), *dLab;
-            TU_OK(clrt_buffer_create(&dLab, fx->ctx, CLRT_INT32, n, 1));
-            TU_OK(clrt_buffer_write(fx->q, dLab, lab, n));
-            TU_OK(clrt_nn_softmax_xent(fx->q, dL, dG, dZ, dLab));
+            TU_OK(clrt_buffer_create(&dLab, tu_fx->ctx, CLRT_INT32, n, 1));
+            TU_OK(clrt_buffer_write(tu_fx->q, dLab, lab, n));
+            TU_OK(clrt_nn_softmax_xent(tu_fx->q, dL, dG, dZ, dLab));
             down(dL, &loss);
             down(dG, g);
             if (!isnan(loss))
                 fail_msg("xent with a bad row (case %d): loss %g, expected NaN", run, loss);
             for (size_t i = 0; i < n * c; i++) {
                 const int spoilt = i / c == 1;
-                if (spoilt ? !isnan(g[i]) : !(fabs(g[i] - rg[i]) <= 64 * eps_of(dt)))
+                if (spoilt ? !isnan(g[i]) : !(fabs(g[i] - rg[i]) <= 64 * tu_epsilon(dt)))
                     fail_msg("xent with a bad row (case %d): dlogits[%zu] %g, expected %g", run, i, g[i],
                              spoilt ? NAN : rg[i]);
             }
-            clrt_buffer_destroy(dZ);
-            clrt_buffer_destroy(dL);
-            clrt_buffer_destroy(dG);
-            clrt_buffer_destroy(dLab);
+            TU_DESTROY_BUFFERS(dZ, dL, dG, dLab);
         }
-        TU_OK(clrt_tune_override(fx->ctx, "nn_act", dt, NULL));
+        TU_OK(clrt_tune_override(tu_fx->ctx, "nn_act", dt, NULL));
     }
 }
 
@@ -439,10 +362,10 @@ static void xent_bad_rows(void **state)
 static double fd_loss(clrt_buffer *x, clrt_buffer *w, clrt_buffer *b, clrt_buffer *y, clrt_buffer *lab,
                       clrt_buffer *loss)
 {
-    TU_OK(clrt_nn_linear_forward(fx->q, y, x, w, b));
-    TU_OK(clrt_nn_softmax_xent(fx->q, loss, NULL, y, lab));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, y, x, w, b));
+    TU_OK(clrt_nn_softmax_xent(tu_fx->q, loss, NULL, y, lab));
     double l;
-    TU_OK(clrt_buffer_read(fx->q, loss, &l, 1));
+    TU_OK(clrt_buffer_read(tu_fx->q, loss, &l, 1));
     return l;
 }
 
@@ -453,34 +376,35 @@ static double fd_at(clrt_buffer *p, double *h, size_t i, clrt_buffer *x, clrt_bu
     const size_t n = clrt_buffer_rows(p) * clrt_buffer_cols(p);
     const double e = 1e-6, keep = h[i];
     h[i] = keep + e;
-    TU_OK(clrt_buffer_write(fx->q, p, h, n));
+    TU_OK(clrt_buffer_write(tu_fx->q, p, h, n));
     const double lp = fd_loss(x, w, b, y, lab, loss);
     h[i] = keep - e;
-    TU_OK(clrt_buffer_write(fx->q, p, h, n));
+    TU_OK(clrt_buffer_write(tu_fx->q, p, h, n));
     const double lm = fd_loss(x, w, b, y, lab, loss);
     h[i] = keep;
-    TU_OK(clrt_buffer_write(fx->q, p, h, n));
+    TU_OK(clrt_buffer_write(tu_fx->q, p, h, n));
     return (lp - lm) / (2 * e);
 }
 
 static void gradcheck(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64)
+    if (!tu_fx->dev.has_fp64)
         skip();
 
     const size_t n = 3, in = 7, out = 5;
     const clrt_dtype dt = CLRT_FLOAT64;
-    double *x = randv(n * in, 1, dt), *w = randv(out * in, 2, dt), *b = randv(out, 3, dt);
+    double *x = tu_random_doubles(n * in, 1, dt), *w = tu_random_doubles(out * in, 2, dt);
+    double *b = tu_random_doubles(out, 3, dt);
     int32_t lab[3] = {4, 0, 2};
     clrt_buffer *dX = up(dt, n, in, x), *dW = up(dt, out, in, w), *dB = up(dt, 1, out, b), *dY = up(dt, n, out, NULL);
     clrt_buffer *dL = up(dt, 1, 1, NULL), *dG = up(dt, n, out, NULL), *gX = up(dt, n, in, NULL),
                 *gW = up(dt, out, in, NULL), *gB = up(dt, 1, out, NULL), *dLab;
-    TU_OK(clrt_buffer_create(&dLab, fx->ctx, CLRT_INT32, n, 1));
-    TU_OK(clrt_buffer_write(fx->q, dLab, lab, n));
-    TU_OK(clrt_nn_linear_forward(fx->q, dY, dX, dW, dB));
-    TU_OK(clrt_nn_softmax_xent(fx->q, dL, dG, dY, dLab));
-    TU_OK(clrt_nn_linear_backward(fx->q, gX, gW, gB, dG, dX, dW));
+    TU_OK(clrt_buffer_create(&dLab, tu_fx->ctx, CLRT_INT32, n, 1));
+    TU_OK(clrt_buffer_write(tu_fx->q, dLab, lab, n));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, dY, dX, dW, dB));
+    TU_OK(clrt_nn_softmax_xent(tu_fx->q, dL, dG, dY, dLab));
+    TU_OK(clrt_nn_linear_backward(tu_fx->q, gX, gW, gB, dG, dX, dW));
     double hx[21], hw[35], hb[5];
     down(gX, hx);
     down(gW, hw);
@@ -497,9 +421,7 @@ static void gradcheck(void **state)
             if (!(fabs(num - ps[k].g[i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, ps[k].g[i], num);
         }
-    clrt_buffer *bufs[] = {dX, dW, dB, dY, dL, dG, gX, gW, gB, dLab};
-    for (size_t i = 0; i < 10; i++)
-        clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(dX, dW, dB, dY, dL, dG, gX, gW, gB, dLab);
     free(x);
     free(w);
     free(b);
@@ -514,38 +436,39 @@ typedef struct {
 
 static double net2_loss(net2 *n)
 {
-    TU_OK(clrt_nn_linear_forward(fx->q, n->h, n->x, n->w1, n->b1));
-    TU_OK(clrt_nn_relu_forward(fx->q, n->a, n->h));
-    TU_OK(clrt_nn_linear_forward(fx->q, n->z, n->a, n->w2, n->b2));
-    TU_OK(clrt_nn_softmax_xent(fx->q, n->loss, NULL, n->z, n->lab));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, n->h, n->x, n->w1, n->b1));
+    TU_OK(clrt_nn_relu_forward(tu_fx->q, n->a, n->h));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, n->z, n->a, n->w2, n->b2));
+    TU_OK(clrt_nn_softmax_xent(tu_fx->q, n->loss, NULL, n->z, n->lab));
     double l;
-    TU_OK(clrt_buffer_read(fx->q, n->loss, &l, 1));
+    TU_OK(clrt_buffer_read(tu_fx->q, n->loss, &l, 1));
     return l;
 }
 
 static void gradcheck_relu_net(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64)
+    if (!tu_fx->dev.has_fp64)
         skip();
     const size_t n = 3, in = 7, hid = 6, out = 5;
     const clrt_dtype dt = CLRT_FLOAT64;
-    double *x = randv(n * in, 21, dt), *w1 = randv(hid * in, 22, dt), *b1 = randv(hid, 23, dt);
-    double *w2 = randv(out * hid, 24, dt), *b2 = randv(out, 25, dt);
+    double *x = tu_random_doubles(n * in, 21, dt), *w1 = tu_random_doubles(hid * in, 22, dt);
+    double *b1 = tu_random_doubles(hid, 23, dt);
+    double *w2 = tu_random_doubles(out * hid, 24, dt), *b2 = tu_random_doubles(out, 25, dt);
     int32_t lab[3] = {1, 4, 0};
     net2 net = {up(dt, n, in, x), up(dt, hid, in, w1), up(dt, 1, hid, b1), up(dt, n, hid, NULL), up(dt, n, hid, NULL),
                 up(dt, out, hid, w2), up(dt, 1, out, b2), up(dt, n, out, NULL), NULL, up(dt, 1, 1, NULL)};
-    TU_OK(clrt_buffer_create(&net.lab, fx->ctx, CLRT_INT32, n, 1));
-    TU_OK(clrt_buffer_write(fx->q, net.lab, lab, n));
+    TU_OK(clrt_buffer_create(&net.lab, tu_fx->ctx, CLRT_INT32, n, 1));
+    TU_OK(clrt_buffer_write(tu_fx->q, net.lab, lab, n));
     clrt_buffer *dz = up(dt, n, out, NULL), *da = up(dt, n, hid, NULL), *dh = up(dt, n, hid, NULL);
     clrt_buffer *gx = up(dt, n, in, NULL), *gw1 = up(dt, hid, in, NULL), *gb1 = up(dt, 1, hid, NULL);
-    TU_OK(clrt_nn_linear_forward(fx->q, net.h, net.x, net.w1, net.b1));
-    TU_OK(clrt_nn_relu_forward(fx->q, net.a, net.h));
-    TU_OK(clrt_nn_linear_forward(fx->q, net.z, net.a, net.w2, net.b2));
-    TU_OK(clrt_nn_softmax_xent(fx->q, net.loss, dz, net.z, net.lab));
-    TU_OK(clrt_nn_linear_backward(fx->q, da, NULL, NULL, dz, net.a, net.w2));
-    TU_OK(clrt_nn_relu_backward(fx->q, dh, da, net.h));
-    TU_OK(clrt_nn_linear_backward(fx->q, gx, gw1, gb1, dh, net.x, net.w1));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, net.h, net.x, net.w1, net.b1));
+    TU_OK(clrt_nn_relu_forward(tu_fx->q, net.a, net.h));
+    TU_OK(clrt_nn_linear_forward(tu_fx->q, net.z, net.a, net.w2, net.b2));
+    TU_OK(clrt_nn_softmax_xent(tu_fx->q, net.loss, dz, net.z, net.lab));
+    TU_OK(clrt_nn_linear_backward(tu_fx->q, da, NULL, NULL, dz, net.a, net.w2));
+    TU_OK(clrt_nn_relu_backward(tu_fx->q, dh, da, net.h));
+    TU_OK(clrt_nn_linear_backward(tu_fx->q, gx, gw1, gb1, dh, net.x, net.w1));
     double hx[21], hw[42], hb[6], hh[18];
     down(gx, hx);
     down(gw1, hw);
@@ -566,26 +489,20 @@ static void gradcheck_relu_net(void **state)
             const size_t cnt = ps[k].n, e_i = i;
             const double e = 1e-6, keep = ps[k].h[e_i];
             ps[k].h[e_i] = keep + e;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].p, ps[k].h, cnt));
             const double lp = net2_loss(&net);
             ps[k].h[e_i] = keep - e;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].p, ps[k].h, cnt));
             const double lm = net2_loss(&net);
             ps[k].h[e_i] = keep;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].p, ps[k].h, cnt));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].p, ps[k].h, cnt));
             const double num = (lp - lm) / (2 * e);
             if (!(fabs(num - ps[k].g[i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, ps[k].g[i], num);
         }
-    clrt_buffer *bufs[] = {net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh,
-                           gx, gw1, gb1};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clrt_buffer_destroy(bufs[i]);
-    free(x);
-    free(w1);
-    free(b1);
-    free(w2);
-    free(b2);
+    TU_DESTROY_BUFFERS(net.x, net.w1, net.b1, net.h, net.a, net.w2, net.b2, net.z, net.lab, net.loss, dz, da, dh, gx,
+                       gw1, gb1);
+    TU_FREE_ALL(x, w1, b1, w2, b2);
 }
 
 /* ---- SGD */
@@ -593,12 +510,12 @@ static void gradcheck_relu_net(void **state)
 static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double mu, double wd)
 {
     const size_t n = rows * cols;
-    double *p = randv(n, 5, dt), *v = calloc(n, 8), *got = malloc(n * 8), *gv = malloc(n * 8),
+    double *p = tu_random_doubles(n, 5, dt), *v = calloc(n, 8), *got = malloc(n * 8), *gv = malloc(n * 8),
            *ap = malloc(n * 8);
     assert_true(v && got && gv && ap);
     clrt_buffer *dP = up(dt, rows, cols, p), *dV = mu != 0 ? up(dt, rows, cols, v) : NULL, *dG = up(dt, rows, cols, NULL);
     for (unsigned step = 0; step < 3; step++) {
-        double *g = randv(n, 40 + step, dt);
+        double *g = tu_random_doubles(n, 40 + step, dt);
         clrt_buffer_destroy(dG);
         dG = up(dt, rows, cols, g);
         for (size_t i = 0; i < n; i++) {
@@ -606,7 +523,7 @@ static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double
             v[i] = mu * v[i] + gg;
             p[i] -= lr * (mu != 0 ? v[i] : gg);
         }
-        TU_OK(clrt_nn_sgd_step(fx->q, dP, dG, dV, lr, mu, wd));
+        TU_OK(clrt_nn_sgd_step(tu_fx->q, dP, dG, dV, lr, mu, wd));
         double *g2 = malloc(n * 8);
         assert_non_null(g2);
         down(dG, g2); /* g is not changed */
@@ -621,32 +538,28 @@ static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double
         ap[i] = 1 + fabs(p[i]);
     char what[100];
     snprintf(what, sizeof what, "sgd %zux%zu lr %g mu %g wd %g %s", rows, cols, lr, mu, wd,
-             dt == CLRT_FLOAT64 ? "f64" : "f32");
-    expect_close(what, got, p, ap, n, 16 * eps_of(dt));
+             tu_dtype_name(dt));
+    tu_expect_close(what, got, p, ap, n, 16 * tu_epsilon(dt));
     if (dV) {
         down(dV, gv);
         for (size_t i = 0; i < n; i++)
             ap[i] = 1 + fabs(v[i]);
-        expect_close(what, gv, v, ap, n, 16 * eps_of(dt));
+        tu_expect_close(what, gv, v, ap, n, 16 * tu_epsilon(dt));
         clrt_buffer_destroy(dV);
     }
     clrt_buffer_destroy(dP);
     clrt_buffer_destroy(dG);
-    free(p);
-    free(v);
-    free(got);
-    free(gv);
-    free(ap);
+    TU_FREE_ALL(p, v, got, gv, ap);
 }
 
 static void sgd(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        check_sgd(dtype_at(d), 7, 17, 0.1, 0.9, 0.01);
-        check_sgd(dtype_at(d), 1, 1, 0.001, 0.9, 0);
-        check_sgd(dtype_at(d), 3, 5, 0.5, 0, 0.1);
-        check_sgd(dtype_at(d), 17, 1, 0.25, 0, 0);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        check_sgd(tu_dtype_at(d), 7, 17, 0.1, 0.9, 0.01);
+        check_sgd(tu_dtype_at(d), 1, 1, 0.001, 0.9, 0);
+        check_sgd(tu_dtype_at(d), 3, 5, 0.5, 0, 0.1);
+        check_sgd(tu_dtype_at(d), 17, 1, 0.25, 0, 0);
     }
 }
 
@@ -655,20 +568,20 @@ static void sgd(void **state)
 static void init(void **state)
 {
     (void)state;
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         const size_t out = 20, fan_in = 25;
         double w1[500], w2[500], w3[500], b1[20], b2[20];
         clrt_buffer *W = up(dt, out, fan_in, NULL), *B = up(dt, 1, out, NULL);
-        TU_OK(clrt_nn_init_kaiming_uniform(fx->q, W, B, 42));
+        TU_OK(clrt_nn_init_kaiming_uniform(tu_fx->q, W, B, 42));
         down(W, w1);
         down(B, b1);
-        TU_OK(clrt_nn_init_kaiming_uniform(fx->q, W, B, 42));
+        TU_OK(clrt_nn_init_kaiming_uniform(tu_fx->q, W, B, 42));
         down(W, w2);
         down(B, b2);
         assert_memory_equal(w1, w2, sizeof w1);
         assert_memory_equal(b1, b2, sizeof b1);
-        TU_OK(clrt_nn_init_kaiming_uniform(fx->q, W, NULL, 43));
+        TU_OK(clrt_nn_init_kaiming_uniform(tu_fx->q, W, NULL, 43));
         down(W, w3);
         size_t same = 0;
         double lo = 1, hi = -1, mean = 0;
@@ -710,19 +623,15 @@ static void init(void **state)
 static void refusals(void **state)
 {
     (void)state;
-    clrt_queue *q = fx->q;
-    clrt_buffer *x, *w, *b, *y, *wrong, *i32, *lab, *loss, *g, *x64 = NULL;
-    TU_OK(clrt_buffer_create(&x, fx->ctx, CLRT_FLOAT32, 3, 7));
-    TU_OK(clrt_buffer_create(&w, fx->ctx, CLRT_FLOAT32, 5, 7));
-    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_FLOAT32, 1, 5));
-    TU_OK(clrt_buffer_create(&y, fx->ctx, CLRT_FLOAT32, 3, 5));
-    TU_OK(clrt_buffer_create(&g, fx->ctx, CLRT_FLOAT32, 3, 5));
-    TU_OK(clrt_buffer_create(&wrong, fx->ctx, CLRT_FLOAT32, 4, 5));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, 3, 5));
-    TU_OK(clrt_buffer_create(&lab, fx->ctx, CLRT_INT32, 3, 1));
-    TU_OK(clrt_buffer_create(&loss, fx->ctx, CLRT_FLOAT32, 1, 1));
-    if (fx->dev.has_fp64)
-        TU_OK(clrt_buffer_create(&x64, fx->ctx, CLRT_FLOAT64, 3, 7));
+    clrt_queue *q = tu_fx->q;
+    clrt_buffer *x64 = NULL;
+    clrt_buffer *x = tu_buffer(CLRT_FLOAT32, 3, 7), *w = tu_buffer(CLRT_FLOAT32, 5, 7);
+    clrt_buffer *b = tu_buffer(CLRT_FLOAT32, 1, 5), *y = tu_buffer(CLRT_FLOAT32, 3, 5);
+    clrt_buffer *g = tu_buffer(CLRT_FLOAT32, 3, 5), *wrong = tu_buffer(CLRT_FLOAT32, 4, 5);
+    clrt_buffer *i32 = tu_buffer(CLRT_INT32, 3, 5), *lab = tu_buffer(CLRT_INT32, 3, 1);
+    clrt_buffer *loss = tu_buffer(CLRT_FLOAT32, 1, 1);
+    if (tu_fx->dev.has_fp64)
+        x64 = tu_buffer(CLRT_FLOAT64, 3, 7);
     /* relu */
     TU_STATUS(CLRT_EINVAL, clrt_nn_relu_forward(NULL, y, g));
     TU_STATUS(CLRT_EINVAL, clrt_nn_relu_forward(q, NULL, g));
@@ -742,9 +651,7 @@ static void refusals(void **state)
     TU_OK(clrt_buffer_view(&other, wrong, 0, 0, 2, 5));
     TU_REFUSED(CLRT_EINVAL, "in part", clrt_nn_relu_backward(q, hi, other, lo)); /* dx overlaps x */
     TU_REFUSED(CLRT_EINVAL, "in part", clrt_nn_relu_backward(q, hi, lo, other)); /* dx overlaps dy */
-    clrt_buffer_destroy(lo);
-    clrt_buffer_destroy(hi);
-    clrt_buffer_destroy(other);
+    TU_DESTROY_BUFFERS(lo, hi, other);
     TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_relu_backward(q, i32, i32, i32));
     if (x64)
         TU_STATUS(CLRT_ESHAPE, clrt_nn_relu_backward(q, x, x64, x));
@@ -803,27 +710,23 @@ static void refusals(void **state)
     TU_STATUS(CLRT_EUNSUPPORTED, clrt_nn_init_kaiming_uniform(q, i32, NULL, 1));
     if (x64)
         TU_STATUS(CLRT_ESHAPE, clrt_nn_init_kaiming_uniform(q, x64, b, 1));
-    clrt_buffer *all[] = {x, w, b, y, g, wrong, i32, lab, loss, x64};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (all[i])
-            clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(x, w, b, y, g, wrong, i32, lab, loss, x64);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(linear, tu_only_fixture_live),
-        cmocka_unit_test_teardown(relu_backward, tu_only_fixture_live),
-        cmocka_unit_test_teardown(relu_backward_special, tu_only_fixture_live),
-        cmocka_unit_test_teardown(softmax_xent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(xent_in_slices, tu_only_fixture_live),
-        cmocka_unit_test_teardown(xent_bad_rows, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck_relu_net, tu_only_fixture_live),
-        cmocka_unit_test_teardown(sgd, tu_only_fixture_live),
-        cmocka_unit_test_teardown(init, tu_only_fixture_live),
-        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(linear),
+        TU_FIXTURE_TEST(relu_backward),
+        TU_FIXTURE_TEST(relu_backward_special),
+        TU_FIXTURE_TEST(softmax_xent),
+        TU_FIXTURE_TEST(xent_in_slices),
+        TU_FIXTURE_TEST(xent_bad_rows),
+        TU_FIXTURE_TEST(gradcheck),
+        TU_FIXTURE_TEST(gradcheck_relu_net),
+        TU_FIXTURE_TEST(sgd),
+        TU_FIXTURE_TEST(init),
+        TU_FIXTURE_TEST(refusals),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -19,35 +19,11 @@
 enum { CANARY = 13 };
 static const double OUTSIDE = 777.25; /* every element of a view's parent outside the view */
 
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
-static int n_dtypes(void) { return fx->dev.has_fp64 ? 2 : 1; }
-static clrt_dtype dtype_at(int i) { return i ? CLRT_FLOAT64 : CLRT_FLOAT32; }
-static double eps_of(clrt_dtype dt) { return dt == CLRT_FLOAT64 ? 0x1p-52 : 0x1p-23; }
-static const char *dname(clrt_dtype dt) { return dt == CLRT_FLOAT64 ? "f64" : "f32"; }
-
 static double *alloc_d(size_t n)
 {
     double *p = calloc(n ? n : 1, sizeof *p);
     assert_non_null(p);
     return p;
-}
-
-/* Values in [-1, 1), exactly representable in dt. */
-static double *randv(size_t n, unsigned seed, clrt_dtype dt)
-{
-    double *h = alloc_d(n);
-    clrt__ref_fill(h, CLRT_FLOAT64, n, seed);
-    for (size_t i = 0; dt == CLRT_FLOAT32 && i < n; i++)
-        h[i] = (double)(float)h[i];
-    return h;
 }
 
 /* A device matrix: a whole padded buffer (canary after it), or (view) a
@@ -59,44 +35,19 @@ typedef struct mat {
     int view;
 } mat;
 
-static void put_host(clrt_buffer *dst, clrt_dtype dt, const double *h, size_t n)
-{
-    void *t = malloc((n ? n : 1) * 8);
-    assert_non_null(t);
-    for (size_t i = 0; i < n; i++) {
-        if (dt == CLRT_FLOAT64)
-            ((double *)t)[i] = h[i];
-        else
-            ((float *)t)[i] = (float)h[i];
-    }
-    TU_OK(clrt_buffer_write(fx->q, dst, t, n));
-    free(t);
-}
-
-static void get_host(const clrt_buffer *src, clrt_dtype dt, double *h, size_t n)
-{
-    void *t = malloc((n ? n : 1) * 8);
-    assert_non_null(t);
-    TU_OK(clrt_buffer_read(fx->q, src, t, n));
-    for (size_t i = 0; i < n; i++)
-        h[i] = dt == CLRT_FLOAT64 ? ((double *)t)[i] : (double)((float *)t)[i];
-    free(t);
-    assert_true(tu_canary_intact(fx->q, src, CANARY));
-}
-
 /* h NULL: the elements are set to OUTSIDE too (an output). */
 static mat mk(clrt_dtype dt, size_t rows, size_t cols, const double *h, int view)
 {
     mat m = {NULL, NULL, rows, cols, view ? cols + 3 : cols, view};
     const size_t prow = view ? rows + 2 : rows;
-    m.parent = tu_padded_buffer(fx->ctx, fx->q, dt, prow, m.pcols, CANARY);
+    m.parent = tu_padded_buffer(tu_fx->ctx, tu_fx->q, dt, prow, m.pcols, CANARY);
     double *all = alloc_d(prow * m.pcols);
     for (size_t i = 0; i < prow * m.pcols; i++)
         all[i] = OUTSIDE;
     for (size_t r = 0; h && r < rows; r++)
         for (size_t c = 0; c < cols; c++)
             all[(r + (view ? 1 : 0)) * m.pcols + c + (view ? 2 : 0)] = h[r * cols + c];
-    put_host(m.parent, dt, all, prow * m.pcols);
+    tu_write_doubles(tu_fx->q, m.parent, all, prow * m.pcols);
     free(all);
     if (view)
         TU_OK(clrt_buffer_view(&m.b, m.parent, 1, 2, rows, cols));
@@ -109,10 +60,10 @@ static mat mk(clrt_dtype dt, size_t rows, size_t cols, const double *h, int view
  * nothing outside it changed. */
 static void rd(const mat *m, double *h, const char *what)
 {
-    const clrt_dtype dt = clrt_buffer_dtype(m->parent);
     const size_t prow = m->view ? m->rows + 2 : m->rows;
     double *all = alloc_d(prow * m->pcols);
-    get_host(m->parent, dt, all, prow * m->pcols);
+    tu_read_doubles(tu_fx->q, m->parent, all, prow * m->pcols);
+    assert_true(tu_canary_intact(tu_fx->q, m->parent, CANARY));
     for (size_t r = 0; r < prow; r++)
         for (size_t c = 0; c < m->pcols; c++) {
             const int in = !m->view || (r >= 1 && r <= m->rows && c >= 2 && c < m->cols + 2);
@@ -130,22 +81,6 @@ static void rm(mat *m)
         clrt_buffer_destroy(m->b);
     clrt_buffer_destroy(m->parent);
     m->b = m->parent = NULL;
-}
-
-/* |got - ref| <= tol * absref (+ a tiny floor) elementwise. */
-static void expect_close(const char *what, const double *got, const double *ref, const double *absref, size_t n,
-                         double tol)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!(fabs(got[i] - ref[i]) <= tol * absref[i] + 1e-300)) {
-            if (!bad)
-                first = i;
-            bad++;
-        }
-    if (bad)
-        fail_msg("%s: %zu of %zu wrong; first [%zu] %.17g, expected %.17g (bound %.3g)", what, bad, n, first,
-                 got[first], ref[first], tol * absref[first]);
 }
 
 /* ---- convolution */
@@ -229,8 +164,9 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     TU_OK(clrt_nn_conv2d_output(&s, &oh, &ow));
     const size_t in = t->c * t->h * t->w, ckk = t->c * t->kh * t->kw, out = t->k * oh * ow;
     const unsigned seed = (unsigned)(t->n * 131 + t->c * 17 + t->h * 5 + t->kh + t->stride * 3 + t->pad);
-    double *x = randv(t->n * in, seed, dt), *w = randv(t->k * ckk, seed + 1, dt), *b = randv(t->k, seed + 2, dt);
-    double *dy = randv(t->n * out, seed + 3, dt);
+    double *x = tu_random_doubles(t->n * in, seed, dt), *w = tu_random_doubles(t->k * ckk, seed + 1, dt);
+    double *b = tu_random_doubles(t->k, seed + 2, dt);
+    double *dy = tu_random_doubles(t->n * out, seed + 3, dt);
     conv_ref r;
     conv_reference(t, x, w, bias ? b : NULL, dy, &r);
     assert_int_equal(oh, r.oh);
@@ -240,20 +176,20 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     mat mdx = mk(dt, t->n, in, NULL, view), mdw = mk(dt, t->k, ckk, NULL, 0), mdb = mk(dt, 1, t->k, NULL, 0);
     char what[200];
     snprintf(what, sizeof what, "conv N%zu C%zu %zux%zu K%zu %zux%zu s%zu p%zu %s%s%s", t->n, t->c, t->h, t->w, t->k,
-             t->kh, t->kw, t->stride, t->pad, dname(dt), bias ? "" : " no bias", view ? " views" : "");
-    TU_OK(clrt_nn_conv2d_forward(fx->q, my.b, mx.b, mw.b, bias ? mb.b : NULL, &s));
-    TU_OK(clrt_nn_conv2d_backward(fx->q, which & 1 ? mdx.b : NULL, which & 2 ? mdw.b : NULL, which & 4 ? mdb.b : NULL,
-                                  mdy.b, mx.b, mw.b, &s));
-    const double eps = eps_of(dt);
+             t->kh, t->kw, t->stride, t->pad, tu_dtype_name(dt), bias ? "" : " no bias", view ? " views" : "");
+    TU_OK(clrt_nn_conv2d_forward(tu_fx->q, my.b, mx.b, mw.b, bias ? mb.b : NULL, &s));
+    TU_OK(clrt_nn_conv2d_backward(tu_fx->q, which & 1 ? mdx.b : NULL, which & 2 ? mdw.b : NULL,
+                                  which & 4 ? mdb.b : NULL, mdy.b, mx.b, mw.b, &s));
+    const double eps = tu_epsilon(dt);
     double *got = alloc_d(t->n * (in > out ? in : out) + t->k * ckk);
     char w2[240];
     rd(&my, got, what);
     snprintf(w2, sizeof w2, "%s: y", what);
-    expect_close(w2, got, r.y, r.ay, t->n * out, 2.0 * (double)(ckk + 8) * eps);
+    tu_expect_close(w2, got, r.y, r.ay, t->n * out, 2.0 * (double)(ckk + 8) * eps);
     if (which & 1) {
         rd(&mdx, got, what);
         snprintf(w2, sizeof w2, "%s: dx", what);
-        expect_close(w2, got, r.dx, r.adx, t->n * in, 2.0 * (double)(t->k * t->kh * t->kw + 8) * eps);
+        tu_expect_close(w2, got, r.dx, r.adx, t->n * in, 2.0 * (double)(t->k * t->kh * t->kw + 8) * eps);
     } else {
         rd(&mdx, got, what);
         for (size_t i = 0; i < t->n * in; i++)
@@ -263,22 +199,18 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     if (which & 2) {
         rd(&mdw, got, what);
         snprintf(w2, sizeof w2, "%s: dw", what);
-        expect_close(w2, got, r.dw, r.adw, t->k * ckk, 2.0 * (double)(t->n * oh * ow + 8) * eps);
+        tu_expect_close(w2, got, r.dw, r.adw, t->k * ckk, 2.0 * (double)(t->n * oh * ow + 8) * eps);
     }
     if (which & 4) {
         rd(&mdb, got, what);
         snprintf(w2, sizeof w2, "%s: db", what);
-        expect_close(w2, got, r.db, r.adb, t->k, 2.0 * (double)(t->n * oh * ow + 8) * eps);
+        tu_expect_close(w2, got, r.db, r.adb, t->k, 2.0 * (double)(t->n * oh * ow + 8) * eps);
     }
     mat *all[] = {&mx, &mw, &mb, &my, &mdy, &mdx, &mdw, &mdb};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         rm(all[i]);
     conv_ref_free(&r);
-    free(got);
-    free(x);
-    free(w);
-    free(b);
-    free(dy);
+    TU_FREE_ALL(got, x, w, b, dy);
 }
 
 static void conv(void **state)
@@ -299,9 +231,9 @@ static void conv(void **state)
         {3, 7, 13, 17, 9, 3, 3, 2, 1},
     };
     const size_t ncases = tu_small() ? 6 : sizeof cases / sizeof *cases;
-    for (int d = 0; d < n_dtypes(); d++)
+    for (int d = 0; d < tu_n_dtypes(); d++)
         for (size_t i = 0; i < ncases; i++)
-            check_conv(dtype_at(d), &cases[i], i != 1, (int)(i & 1), 7);
+            check_conv(tu_dtype_at(d), &cases[i], i != 1, (int)(i & 1), 7);
 }
 
 /* Each gradient alone, the others NULL (not written), and views throughout. */
@@ -309,9 +241,9 @@ static void conv_partial(void **state)
 {
     (void)state;
     static const conv_case t = {3, 3, 6, 5, 4, 3, 3, 1, 1};
-    for (int d = 0; d < n_dtypes(); d++)
+    for (int d = 0; d < tu_n_dtypes(); d++)
         for (int which = 1; which < 7; which++)
-            check_conv(dtype_at(d), &t, which & 1, 1, which);
+            check_conv(tu_dtype_at(d), &t, which & 1, 1, which);
 }
 
 static void conv_output(void **state)
@@ -382,8 +314,8 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
     assert_int_equal(oh, (t->h - t->size) / t->stride + 1);
     assert_int_equal(ow, (t->w - t->size) / t->stride + 1);
     const size_t in = t->c * t->h * t->w, out = t->c * oh * ow;
-    double *x = randv(t->n * in, (unsigned)(t->n * 7 + t->h * 3 + t->size), dt);
-    double *dy = randv(t->n * out, (unsigned)(t->w * 11 + t->stride), dt);
+    double *x = tu_random_doubles(t->n * in, (unsigned)(t->n * 7 + t->h * 3 + t->size), dt);
+    double *dy = tu_random_doubles(t->n * out, (unsigned)(t->w * 11 + t->stride), dt);
     for (size_t i = 0; quant && i < t->n * in; i++)
         x[i] = floor(x[i] * 1.5 + 0.5);
     for (size_t i = 0; nans && i < t->n * in; i += 7)
@@ -400,18 +332,18 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
             }
     mat mx = mk(dt, t->n, in, x, view), my = mk(dt, t->n, out, NULL, view), mdy = mk(dt, t->n, out, dy, view);
     mat mdx = mk(dt, t->n, in, NULL, view);
-    clrt_buffer *am = tu_padded_buffer(fx->ctx, fx->q, CLRT_INT32, t->n, out, CANARY);
+    clrt_buffer *am = tu_padded_buffer(tu_fx->ctx, tu_fx->q, CLRT_INT32, t->n, out, CANARY);
     char what[160];
     snprintf(what, sizeof what, "maxpool N%zu C%zu %zux%zu size %zu stride %zu %s%s%s%s", t->n, t->c, t->h, t->w,
-             t->size, t->stride, dname(dt), view ? " views" : "", quant ? " ties" : "", nans ? " NaN" : "");
-    TU_OK(clrt_nn_maxpool_forward(fx->q, my.b, am, mx.b, &s));
-    TU_OK(clrt_nn_maxpool_backward(fx->q, mdx.b, mdy.b, am, &s));
+             t->size, t->stride, tu_dtype_name(dt), view ? " views" : "", quant ? " ties" : "", nans ? " NaN" : "");
+    TU_OK(clrt_nn_maxpool_forward(tu_fx->q, my.b, am, mx.b, &s));
+    TU_OK(clrt_nn_maxpool_backward(tu_fx->q, mdx.b, mdy.b, am, &s));
     rd(&my, got, what);
     for (size_t i = 0; i < t->n * out; i++)
         if (!(isnan(ry[i]) ? isnan(got[i]) : got[i] == ry[i]))
             fail_msg("%s: y[%zu] %g, expected %g", what, i, got[i], ry[i]);
-    TU_OK(clrt_buffer_read(fx->q, am, gam, t->n * out));
-    assert_true(tu_canary_intact(fx->q, am, CANARY));
+    TU_OK(clrt_buffer_read(tu_fx->q, am, gam, t->n * out));
+    assert_true(tu_canary_intact(tu_fx->q, am, CANARY));
     for (size_t i = 0; i < t->n * out; i++)
         if (gam[i] != ram[i])
             fail_msg("%s: argmax[%zu] %d, expected %d", what, i, (int)gam[i], (int)ram[i]);
@@ -419,10 +351,10 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
     double *adx = alloc_d(t->n * in);
     for (size_t i = 0; i < t->n * in; i++)
         adx[i] = fabs(rdx[i]) + 1; /* sums of at most size^2 values */
-    expect_close(what, got, rdx, adx, t->n * in, (double)(t->size * t->size) * eps_of(dt));
+    tu_expect_close(what, got, rdx, adx, t->n * in, (double)(t->size * t->size) * tu_epsilon(dt));
     /* without argmax: y alone */
     mat my2 = mk(dt, t->n, out, NULL, 0);
-    TU_OK(clrt_nn_maxpool_forward(fx->q, my2.b, NULL, mx.b, &s));
+    TU_OK(clrt_nn_maxpool_forward(tu_fx->q, my2.b, NULL, mx.b, &s));
     rd(&my2, got, what);
     for (size_t i = 0; i < t->n * out; i++)
         if (!(isnan(ry[i]) ? isnan(got[i]) : got[i] == ry[i]))
@@ -431,14 +363,7 @@ static void check_pool(clrt_dtype dt, const pool_case *t, int view, int quant, i
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         rm(all[i]);
     clrt_buffer_destroy(am);
-    free(x);
-    free(dy);
-    free(ry);
-    free(rdx);
-    free(got);
-    free(adx);
-    free(ram);
-    free(gam);
+    TU_FREE_ALL(x, dy, ry, rdx, got, adx, ram, gam);
 }
 
 static void maxpool(void **state)
@@ -456,11 +381,11 @@ static void maxpool(void **state)
         {5, 50, 8, 8, 2, 2},  /* the article's pool2 */
     };
     const size_t ncases = tu_small() ? 6 : sizeof cases / sizeof *cases;
-    for (int d = 0; d < n_dtypes(); d++)
+    for (int d = 0; d < tu_n_dtypes(); d++)
         for (size_t i = 0; i < ncases; i++) {
-            check_pool(dtype_at(d), &cases[i], (int)(i & 1), 0, 0);
-            check_pool(dtype_at(d), &cases[i], (int)(~i & 1), 1, 0);
-            check_pool(dtype_at(d), &cases[i], 0, (int)(i & 1), 1);
+            check_pool(tu_dtype_at(d), &cases[i], (int)(i & 1), 0, 0);
+            check_pool(tu_dtype_at(d), &cases[i], (int)(~i & 1), 1, 0);
+            check_pool(tu_dtype_at(d), &cases[i], 0, (int)(i & 1), 1);
         }
 }
 
@@ -500,22 +425,23 @@ static void conv_params(void **state)
                                       {2, 2, 5, 5, 2, 1, 1, 2, 1}};
     static const char *const kernels[] = {"nn_im2col", "nn_layout", "nn_pool", "nn_act"};
     static const char *const params[] = {"idx64=1", "wg=1", "wg=32 idx64=1"};
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         for (size_t p = 0; p < 3; p++) {
             for (int k = 0; k < 4; k++)
-                tu_override(fx->ctx, kernels[k], dt, params[p]);
+                tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
             for (size_t i = 0; i < (tu_small() ? 1 : 3); i++)
                 check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
             const pool_case pc = {2, 3, 7, 9, 3, 2};
             check_pool(dt, &pc, 1, 1, 0);
             for (int k = 0; k < 4; k++)
-                TU_OK(clrt_tune_override(fx->ctx, kernels[k], dt, NULL));
+                TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
         }
     }
     clrt_tune_result r;
     for (int k = 0; k < 4; k++)
-        TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation", clrt_tune_run(fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
+        TU_REFUSED(CLRT_EUNSUPPORTED, "no tuner operation",
+                   clrt_tune_run(tu_fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
 }
 
 /* The layout kernels of im2col + GEMM in slices (the parameter loops; set on
@@ -534,12 +460,12 @@ static void conv_loop_slices(void **state)
     static const char *const params[] = {"conv=0 loops=0", "conv=0 loops=1", "conv=0 loops=45",
                                          "conv=0 loops=100 idx64=1"};
     static const char *const kernels[] = {"nn_im2col", "nn_layout"};
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         unsigned long whole[3] = {0};
         for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
             for (int k = 0; k < 2; k++)
-                tu_override(fx->ctx, kernels[k], dt, params[p]);
+                tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
             for (size_t i = 0; i < (tu_small() ? 2 : 3); i++) {
                 clrt__debug_fault_clear(); /* zeroes the call counts */
                 check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
@@ -550,7 +476,7 @@ static void conv_loop_slices(void **state)
                     fail_msg("loops=1, case %zu: %lu launches, no more than unsliced (%lu)", i, launches, whole[i]);
             }
             for (int k = 0; k < 2; k++)
-                TU_OK(clrt_tune_override(fx->ctx, kernels[k], dt, NULL));
+                TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
         }
         if (!tu_small()) {
             const conv_case big[] = {{1, 1, 270, 270, 2, 3, 3, 1, 1}, {1, 1, 8, 7000, 2, 3, 3, 1, 1}};
@@ -585,17 +511,17 @@ static void conv_algorithms(void **state)
     static const char *const params[] = {"conv=0", "conv=1", "conv=2", "conv=3", "conv=2 vw=4 ctm=5 cnv=2 cwg=4",
                                          "conv=3 vw=2 ctm=3 cnv=3 cwg=1", "conv=3 vw=16 ctm=7 cnv=1 cwg=4"};
     const size_t ncases = tu_small() ? 4 : sizeof cases / sizeof *cases;
-    for (int d = 0; d < n_dtypes(); d++) {
-        const clrt_dtype dt = dtype_at(d);
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
         for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
-            tu_override(fx->ctx, "nn_im2col", dt, params[p]);
-            tu_assert_ran(fx->ctx, "nn_im2col", dt, params[p]);
+            tu_override(tu_fx->ctx, "nn_im2col", dt, params[p]);
+            tu_assert_ran(tu_fx->ctx, "nn_im2col", dt, params[p]);
             for (size_t i = 0; i < ncases; i++)
                 check_conv(dt, &cases[i], i != 0, (int)(i & 1), 7);
             const conv_case t = cases[2];
             check_conv(dt, &t, 1, 1, 1); /* the data gradient alone */
             check_conv(dt, &t, 0, 0, 6); /* the others without it */
-            TU_OK(clrt_tune_override(fx->ctx, "nn_im2col", dt, NULL));
+            TU_OK(clrt_tune_override(tu_fx->ctx, "nn_im2col", dt, NULL));
         }
     }
 }
@@ -606,10 +532,10 @@ static void conv_algorithms(void **state)
 static clrt_buffer *hbuf(clrt_dtype dt, size_t rows, size_t cols)
 {
     clrt_buffer *b;
-    TU_OK(clrt_buffer_create(&b, fx->ctx, dt, rows, cols));
+    TU_OK(clrt_buffer_create(&b, tu_fx->ctx, dt, rows, cols));
     void *z = calloc(rows * cols, 8);
     assert_non_null(z);
-    TU_OK(clrt_buffer_write(fx->q, b, z, rows * cols));
+    TU_OK(clrt_buffer_write(tu_fx->q, b, z, rows * cols));
     free(z);
     return b;
 }
@@ -624,11 +550,11 @@ typedef struct chain {
 
 static double chain_loss(chain *c)
 {
-    TU_OK(clrt_nn_conv2d_forward(fx->q, c->y, c->x, c->w, c->b, &c->cs));
-    TU_OK(clrt_nn_relu_forward(fx->q, c->a, c->y));
-    TU_OK(clrt_nn_maxpool_forward(fx->q, c->p, c->am, c->a, &c->ps));
+    TU_OK(clrt_nn_conv2d_forward(tu_fx->q, c->y, c->x, c->w, c->b, &c->cs));
+    TU_OK(clrt_nn_relu_forward(tu_fx->q, c->a, c->y));
+    TU_OK(clrt_nn_maxpool_forward(tu_fx->q, c->p, c->am, c->a, &c->ps));
     double *h = alloc_d(c->n * c->pout), l = 0;
-    TU_OK(clrt_buffer_read(fx->q, c->p, h, c->n * c->pout));
+    TU_OK(clrt_buffer_read(tu_fx->q, c->p, h, c->n * c->pout));
     for (size_t i = 0; i < c->n * c->pout; i++)
         l += c->r[i] * h[i];
     free(h);
@@ -638,7 +564,7 @@ static double chain_loss(chain *c)
 static void gradcheck_chain(void **state)
 {
     (void)state;
-    if (!fx->dev.has_fp64)
+    if (!tu_fx->dev.has_fp64)
         skip(); /* a device without fp64 has nothing to check this in */
     const clrt_dtype dt = CLRT_FLOAT64;
     chain c = {{2, 6, 5, 3, 3, 3, 1, 1}, {3, 6, 5, 2, 1}, 2, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -647,8 +573,9 @@ static void gradcheck_chain(void **state)
     TU_OK(clrt_nn_pool2d_output(&c.ps, &ph, &pw));
     const size_t in = 2 * 6 * 5, ckk = 2 * 9, out = 3 * oh * ow;
     c.pout = 3 * ph * pw;
-    double *x = randv(c.n * in, 41, dt), *w = randv(3 * ckk, 42, dt), *b = randv(3, 43, dt);
-    double *r = randv(c.n * c.pout, 44, dt);
+    double *x = tu_random_doubles(c.n * in, 41, dt), *w = tu_random_doubles(3 * ckk, 42, dt);
+    double *b = tu_random_doubles(3, 43, dt);
+    double *r = tu_random_doubles(c.n * c.pout, 44, dt);
     c.r = r;
     /* every buffer written from the host first (Oclgrind: see docs/nn.md) */
     c.x = hbuf(dt, c.n, in);
@@ -658,20 +585,20 @@ static void gradcheck_chain(void **state)
     c.a = hbuf(dt, c.n, out);
     c.p = hbuf(dt, c.n, c.pout);
     c.am = hbuf(CLRT_INT32, c.n, c.pout);
-    TU_OK(clrt_buffer_write(fx->q, c.x, x, c.n * in));
-    TU_OK(clrt_buffer_write(fx->q, c.w, w, 3 * ckk));
-    TU_OK(clrt_buffer_write(fx->q, c.b, b, 3));
+    TU_OK(clrt_buffer_write(tu_fx->q, c.x, x, c.n * in));
+    TU_OK(clrt_buffer_write(tu_fx->q, c.w, w, 3 * ckk));
+    TU_OK(clrt_buffer_write(tu_fx->q, c.b, b, 3));
     (void)chain_loss(&c);
     clrt_buffer *dp = hbuf(dt, c.n, c.pout), *da = hbuf(dt, c.n, out), *dyb = hbuf(dt, c.n, out),
                 *gx = hbuf(dt, c.n, in), *gw = hbuf(dt, 3, ckk), *gb = hbuf(dt, 1, 3);
-    TU_OK(clrt_buffer_write(fx->q, dp, r, c.n * c.pout));
-    TU_OK(clrt_nn_maxpool_backward(fx->q, da, dp, c.am, &c.ps));
-    TU_OK(clrt_nn_relu_backward(fx->q, dyb, da, c.y));
-    TU_OK(clrt_nn_conv2d_backward(fx->q, gx, gw, gb, dyb, c.x, c.w, &c.cs));
+    TU_OK(clrt_buffer_write(tu_fx->q, dp, r, c.n * c.pout));
+    TU_OK(clrt_nn_maxpool_backward(tu_fx->q, da, dp, c.am, &c.ps));
+    TU_OK(clrt_nn_relu_backward(tu_fx->q, dyb, da, c.y));
+    TU_OK(clrt_nn_conv2d_backward(tu_fx->q, gx, gw, gb, dyb, c.x, c.w, &c.cs));
     double *hg[3] = {alloc_d(c.n * in), alloc_d(3 * ckk), alloc_d(3)};
-    TU_OK(clrt_buffer_read(fx->q, gx, hg[0], c.n * in));
-    TU_OK(clrt_buffer_read(fx->q, gw, hg[1], 3 * ckk));
-    TU_OK(clrt_buffer_read(fx->q, gb, hg[2], 3));
+    TU_OK(clrt_buffer_read(tu_fx->q, gx, hg[0], c.n * in));
+    TU_OK(clrt_buffer_read(tu_fx->q, gw, hg[1], 3 * ckk));
+    TU_OK(clrt_buffer_read(tu_fx->q, gb, hg[2], 3));
     struct {
         clrt_buffer *buf;
         double *h;
@@ -684,26 +611,21 @@ static void gradcheck_chain(void **state)
         for (size_t i = 0; i < ps[k].n; i += (k == 2 ? 1 : step)) {
             const double e = 1e-6, keep = ps[k].h[i];
             ps[k].h[i] = keep + e;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].buf, ps[k].h, ps[k].n));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].buf, ps[k].h, ps[k].n));
             const double lp = chain_loss(&c);
             ps[k].h[i] = keep - e;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].buf, ps[k].h, ps[k].n));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].buf, ps[k].h, ps[k].n));
             const double lm = chain_loss(&c);
             ps[k].h[i] = keep;
-            TU_OK(clrt_buffer_write(fx->q, ps[k].buf, ps[k].h, ps[k].n));
+            TU_OK(clrt_buffer_write(tu_fx->q, ps[k].buf, ps[k].h, ps[k].n));
             const double num = (lp - lm) / (2 * e);
             if (!(fabs(num - hg[k][i]) <= 1e-7 + 1e-6 * fabs(num)))
                 fail_msg("gradient %s[%zu]: analytic %.12g, finite difference %.12g", ps[k].name, i, hg[k][i], num);
         }
-    clrt_buffer *bufs[] = {c.x, c.w, c.b, c.y, c.a, c.p, c.am, dp, da, dyb, gx, gw, gb};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(c.x, c.w, c.b, c.y, c.a, c.p, c.am, dp, da, dyb, gx, gw, gb);
     for (int i = 0; i < 3; i++)
         free(hg[i]);
-    free(x);
-    free(w);
-    free(b);
-    free(r);
+    TU_FREE_ALL(x, w, b, r);
 }
 
 /* ---- threads: the queue's intermediates under its lock */
@@ -744,17 +666,17 @@ static void conv_threads(void **state)
     for (int t = 0; t < T; t++) {
         /* threads 0 and 1 share the fixture's queue; 2 and 3 have their own */
         if (t >= 2)
-            TU_OK(clrt_queue_create(&own[t], fx->ctx));
+            TU_OK(clrt_queue_create(&own[t], tu_fx->ctx));
         clrt_buffer **bufs[7] = {&jobs[t].x, &jobs[t].w, &jobs[t].b, &jobs[t].y, &jobs[t].dx, &jobs[t].dw, &jobs[t].db};
         for (int i = 0; i < 7; i++) {
-            TU_OK(clrt_buffer_create(bufs[i], fx->ctx, CLRT_FLOAT32, sizes[i][0], sizes[i][1]));
+            TU_OK(clrt_buffer_create(bufs[i], tu_fx->ctx, CLRT_FLOAT32, sizes[i][0], sizes[i][1]));
             float *h = malloc(sizes[i][0] * sizes[i][1] * sizeof *h);
             assert_non_null(h);
             clrt__ref_fill(h, CLRT_FLOAT32, sizes[i][0] * sizes[i][1], (unsigned)(100 * t + i));
-            TU_OK(clrt_buffer_write(fx->q, *bufs[i], h, sizes[i][0] * sizes[i][1]));
+            TU_OK(clrt_buffer_write(tu_fx->q, *bufs[i], h, sizes[i][0] * sizes[i][1]));
             free(h);
         }
-        jobs[t].q = t >= 2 ? own[t] : fx->q;
+        jobs[t].q = t >= 2 ? own[t] : tu_fx->q;
         jobs[t].s = &s;
         jobs[t].rounds = 1;
         jobs[t].status = CLRT_OK;
@@ -763,46 +685,34 @@ static void conv_threads(void **state)
         clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
         for (int o = 0; o < 4; o++) {
             const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
-            float *h = malloc(cnt * sizeof *h);
-            assert_non_null(h);
             want[t][o] = alloc_d(cnt);
-            TU_OK(clrt_buffer_read(fx->q, outs[o], h, cnt));
-            for (size_t i = 0; i < cnt; i++)
-                want[t][o][i] = h[i];
-            free(h);
+            tu_read_doubles(tu_fx->q, outs[o], want[t][o], cnt);
         }
         jobs[t].rounds = tu_small() ? 2 : 20;
     }
     /* Oclgrind runs one kernel at a time in the whole process (it asserts
      * otherwise; device_threads does not run there at all): there the jobs run
      * one after another (two of them on the shared queue, in turn) */
-    if (clrt_device_is_emulator(&fx->dev)) {
+    if (clrt_device_is_emulator(&tu_fx->dev)) {
         for (int t = 0; t < T; t++)
             conv_worker(&jobs[t]);
     } else {
-        pthread_t th[T];
-        for (int t = 0; t < T; t++)
-            assert_int_equal(pthread_create(&th[t], NULL, conv_worker, &jobs[t]), 0);
-        for (int t = 0; t < T; t++)
-            assert_int_equal(pthread_join(th[t], NULL), 0);
+        tu_run_threads(T, conv_worker, jobs, sizeof *jobs);
     }
     for (int t = 0; t < T; t++) {
         TU_OK(jobs[t].status);
         clrt_buffer *outs[4] = {jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
         for (int o = 0; o < 4; o++) {
             const size_t cnt = clrt_buffer_rows(outs[o]) * clrt_buffer_cols(outs[o]);
-            float *h = malloc(cnt * sizeof *h);
-            assert_non_null(h);
-            TU_OK(clrt_buffer_read(fx->q, outs[o], h, cnt));
+            double *h = alloc_d(cnt);
+            tu_read_doubles(tu_fx->q, outs[o], h, cnt);
             for (size_t i = 0; i < cnt; i++)
-                if ((double)h[i] != want[t][o][i])
-                    fail_msg("thread %d, output %d [%zu]: %g, alone %g", t, o, i, (double)h[i], want[t][o][i]);
+                if (h[i] != want[t][o][i])
+                    fail_msg("thread %d, output %d [%zu]: %g, alone %g", t, o, i, h[i], want[t][o][i]);
             free(h);
             free(want[t][o]);
         }
-        clrt_buffer *bufs[7] = {jobs[t].x, jobs[t].w, jobs[t].b, jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db};
-        for (int i = 0; i < 7; i++)
-            clrt_buffer_destroy(bufs[i]);
+        TU_DESTROY_BUFFERS(jobs[t].x, jobs[t].w, jobs[t].b, jobs[t].y, jobs[t].dx, jobs[t].dw, jobs[t].db);
         if (own[t])
             clrt_queue_destroy(own[t]);
     }
@@ -816,7 +726,7 @@ static void assert_marked(const clrt_buffer *b, size_t count, float mark)
 {
     float *h = malloc(count * sizeof *h);
     assert_non_null(h);
-    TU_OK(clrt_buffer_read(fx->q, b, h, count));
+    TU_OK(clrt_buffer_read(tu_fx->q, b, h, count));
     for (size_t i = 0; i < count; i++)
         if (h[i] != mark)
             fail_msg("a refused call wrote element %zu (%g)", i, (double)h[i]);
@@ -826,27 +736,22 @@ static void assert_marked(const clrt_buffer *b, size_t count, float mark)
 static void conv_refusals(void **state)
 {
     (void)state;
-    clrt_queue *q = fx->q;
+    clrt_queue *q = tu_fx->q;
     const clrt_conv2d_shape s = {2, 5, 4, 3, 3, 3, 1, 1}; /* 5 x 4 out */
     clrt_conv2d_shape zero = s;
     zero.stride = 0;
     clrt_conv2d_shape big = s;
     big.kernel_h = 9;
     const size_t n = 2, in = 40, out = 60, ckk = 18;
-    clrt_buffer *x, *w, *b, *y, *dy, *dx, *dw, *db, *wrong, *i32, *x64 = NULL, *all;
-    TU_OK(clrt_buffer_create(&x, fx->ctx, CLRT_FLOAT32, n, in));
-    TU_OK(clrt_buffer_create(&w, fx->ctx, CLRT_FLOAT32, 3, ckk));
-    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_FLOAT32, 1, 3));
-    TU_OK(clrt_buffer_create(&y, fx->ctx, CLRT_FLOAT32, n, out));
-    TU_OK(clrt_buffer_create(&dy, fx->ctx, CLRT_FLOAT32, n, out));
-    TU_OK(clrt_buffer_create(&dx, fx->ctx, CLRT_FLOAT32, n, in));
-    TU_OK(clrt_buffer_create(&dw, fx->ctx, CLRT_FLOAT32, 3, ckk));
-    TU_OK(clrt_buffer_create(&db, fx->ctx, CLRT_FLOAT32, 1, 3));
-    TU_OK(clrt_buffer_create(&wrong, fx->ctx, CLRT_FLOAT32, n, out + 1));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, n, in));
-    TU_OK(clrt_buffer_create(&all, fx->ctx, CLRT_FLOAT32, 4, out + in));
-    if (fx->dev.has_fp64)
-        TU_OK(clrt_buffer_create(&x64, fx->ctx, CLRT_FLOAT64, n, in));
+    clrt_buffer *x64 = NULL;
+    clrt_buffer *x = tu_buffer(CLRT_FLOAT32, n, in), *w = tu_buffer(CLRT_FLOAT32, 3, ckk);
+    clrt_buffer *b = tu_buffer(CLRT_FLOAT32, 1, 3), *y = tu_buffer(CLRT_FLOAT32, n, out);
+    clrt_buffer *dy = tu_buffer(CLRT_FLOAT32, n, out), *dx = tu_buffer(CLRT_FLOAT32, n, in);
+    clrt_buffer *dw = tu_buffer(CLRT_FLOAT32, 3, ckk), *db = tu_buffer(CLRT_FLOAT32, 1, 3);
+    clrt_buffer *wrong = tu_buffer(CLRT_FLOAT32, n, out + 1), *i32 = tu_buffer(CLRT_INT32, n, in);
+    clrt_buffer *all = tu_buffer(CLRT_FLOAT32, 4, out + in);
+    if (tu_fx->dev.has_fp64)
+        x64 = tu_buffer(CLRT_FLOAT64, n, in);
     const float mark = 4242.0f;
     TU_OK(clrt_fill(q, y, mark));
     TU_OK(clrt_fill(q, dx, mark));
@@ -889,7 +794,7 @@ static void conv_refusals(void **state)
     if (x64)
         TU_REFUSED(CLRT_ESHAPE, "dtypes", clrt_nn_conv2d_backward(q, x64, NULL, NULL, dy, x, w, &s));
     /* another context's buffer */
-    clrt_context *other = tu_context_on(&fx->dev);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *ox;
     TU_OK(clrt_buffer_create(&ox, other, CLRT_FLOAT32, n, in));
     TU_REFUSED(CLRT_EINVAL, "context", clrt_nn_conv2d_forward(q, y, ox, w, b, &s));
@@ -899,34 +804,27 @@ static void conv_refusals(void **state)
     /* nothing was written */
     assert_marked(y, n * out, mark);
     assert_marked(dx, n * in, mark);
-    clrt_buffer *bufs[] = {x, w, b, y, dy, dx, dw, db, wrong, i32, x64, all};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        if (bufs[i])
-            clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(x, w, b, y, dy, dx, dw, db, wrong, i32, x64, all);
 }
 
 static void pool_refusals(void **state)
 {
     (void)state;
-    clrt_queue *q = fx->q;
+    clrt_queue *q = tu_fx->q;
     const clrt_pool2d_shape s = {3, 5, 4, 2, 2}; /* 2 x 2 out */
     clrt_pool2d_shape zero = s;
     zero.size = 0;
     clrt_pool2d_shape big = s;
     big.size = 5;
     const size_t n = 2, in = 60, out = 12;
-    clrt_buffer *x, *y, *am, *dy, *dx, *wrong, *i32, *fam, *amw, *x64 = NULL;
-    TU_OK(clrt_buffer_create(&x, fx->ctx, CLRT_FLOAT32, n, in));
-    TU_OK(clrt_buffer_create(&y, fx->ctx, CLRT_FLOAT32, n, out));
-    TU_OK(clrt_buffer_create(&am, fx->ctx, CLRT_INT32, n, out));
-    TU_OK(clrt_buffer_create(&amw, fx->ctx, CLRT_INT32, n, out + 1));
-    TU_OK(clrt_buffer_create(&fam, fx->ctx, CLRT_FLOAT32, n, out));
-    TU_OK(clrt_buffer_create(&dy, fx->ctx, CLRT_FLOAT32, n, out));
-    TU_OK(clrt_buffer_create(&dx, fx->ctx, CLRT_FLOAT32, n, in));
-    TU_OK(clrt_buffer_create(&wrong, fx->ctx, CLRT_FLOAT32, n, out + 1));
-    TU_OK(clrt_buffer_create(&i32, fx->ctx, CLRT_INT32, n, in));
-    if (fx->dev.has_fp64)
-        TU_OK(clrt_buffer_create(&x64, fx->ctx, CLRT_FLOAT64, n, in));
+    clrt_buffer *x64 = NULL;
+    clrt_buffer *x = tu_buffer(CLRT_FLOAT32, n, in), *y = tu_buffer(CLRT_FLOAT32, n, out);
+    clrt_buffer *am = tu_buffer(CLRT_INT32, n, out), *amw = tu_buffer(CLRT_INT32, n, out + 1);
+    clrt_buffer *fam = tu_buffer(CLRT_FLOAT32, n, out), *dy = tu_buffer(CLRT_FLOAT32, n, out);
+    clrt_buffer *dx = tu_buffer(CLRT_FLOAT32, n, in), *wrong = tu_buffer(CLRT_FLOAT32, n, out + 1);
+    clrt_buffer *i32 = tu_buffer(CLRT_INT32, n, in);
+    if (tu_fx->dev.has_fp64)
+        x64 = tu_buffer(CLRT_FLOAT64, n, in);
     const float mark = 4242.0f;
     TU_OK(clrt_fill(q, y, mark));
     TU_OK(clrt_fill(q, dx, mark));
@@ -954,15 +852,13 @@ static void pool_refusals(void **state)
     TU_REFUSED(CLRT_ESHAPE, "argmax", clrt_nn_maxpool_backward(q, dx, dy, amw, &s));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_nn_maxpool_backward(q, i32, dy, am, &s));
     clrt_buffer *all, *v1, *v2;
-    TU_OK(clrt_buffer_create(&all, fx->ctx, CLRT_FLOAT32, n, in + out));
+    TU_OK(clrt_buffer_create(&all, tu_fx->ctx, CLRT_FLOAT32, n, in + out));
     TU_OK(clrt_buffer_view(&v1, all, 0, 0, n, in));
     TU_OK(clrt_buffer_view(&v2, all, 0, in - 1, n, out));
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_nn_maxpool_forward(q, v2, NULL, v1, &s));
     TU_REFUSED(CLRT_EINVAL, "shares memory", clrt_nn_maxpool_backward(q, v1, v2, am, &s));
-    clrt_buffer_destroy(v1);
-    clrt_buffer_destroy(v2);
-    clrt_buffer_destroy(all);
-    clrt_context *other = tu_context_on(&fx->dev);
+    TU_DESTROY_BUFFERS(v1, v2, all);
+    clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *oam;
     TU_OK(clrt_buffer_create(&oam, other, CLRT_INT32, n, out));
     TU_REFUSED(CLRT_EINVAL, "context", clrt_nn_maxpool_forward(q, y, oam, x, &s));
@@ -971,28 +867,24 @@ static void pool_refusals(void **state)
     clrt_context_destroy(other);
     assert_marked(y, n * out, mark);
     assert_marked(dx, n * in, mark);
-    clrt_buffer *bufs[] = {x, y, am, amw, fam, dy, dx, wrong, i32, x64};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        if (bufs[i])
-            clrt_buffer_destroy(bufs[i]);
+    TU_DESTROY_BUFFERS(x, y, am, amw, fam, dy, dx, wrong, i32, x64);
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(conv_output, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_partial, tu_only_fixture_live),
-        cmocka_unit_test_teardown(pool_output, tu_only_fixture_live),
-        cmocka_unit_test_teardown(maxpool, tu_only_fixture_live),
-        cmocka_unit_test_teardown(gradcheck_chain, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_params, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_loop_slices, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_algorithms, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_threads, tu_only_fixture_live),
-        cmocka_unit_test_teardown(conv_refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(pool_refusals, tu_only_fixture_live),
+        TU_FIXTURE_TEST(conv_output),
+        TU_FIXTURE_TEST(conv),
+        TU_FIXTURE_TEST(conv_partial),
+        TU_FIXTURE_TEST(pool_output),
+        TU_FIXTURE_TEST(maxpool),
+        TU_FIXTURE_TEST(gradcheck_chain),
+        TU_FIXTURE_TEST(conv_params),
+        TU_FIXTURE_TEST(conv_loop_slices),
+        TU_FIXTURE_TEST(conv_algorithms),
+        TU_FIXTURE_TEST(conv_threads),
+        TU_FIXTURE_TEST(conv_refusals),
+        TU_FIXTURE_TEST(pool_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -295,9 +295,7 @@ static void op_errors(void **state)
         clrt_buffer_destroy(a64);
     }
     TU_OK(clrt_queue_finish(f->q));
-    clrt_buffer *all[] = {a, b, c, d, k1, sq, sq2};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        clrt_buffer_destroy(all[i]);
+    TU_DESTROY_BUFFERS(a, b, c, d, k1, sq, sq2);
 }
 
 static void handles_from_another_context(void **state)
@@ -320,10 +318,7 @@ static void handles_from_another_context(void **state)
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(f->q, c, x, b));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(f->q, c, a, x));
     TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_matmul(oq, x, a, b));
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(x);
+    TU_DESTROY_BUFFERS(a, b, c, x);
     clrt_queue_destroy(oq);
     clrt_context_destroy(other);
 }
@@ -434,19 +429,18 @@ static void build_failure_reports_log(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(device_list, tu_only_fixture_live),
-        cmocka_unit_test_teardown(selectors_pick_the_device, tu_only_fixture_live),
-        cmocka_unit_test_teardown(selectors_that_match_nothing, tu_only_fixture_live),
-        cmocka_unit_test_teardown(env_selector, tu_only_fixture_live),
-        cmocka_unit_test_teardown(buffer_shape_and_errors, tu_only_fixture_live),
-        cmocka_unit_test_teardown(op_errors, tu_only_fixture_live),
-        cmocka_unit_test_teardown(handles_from_another_context, tu_only_fixture_live),
-        cmocka_unit_test_teardown(live_objects_count, tu_only_fixture_live),
-        cmocka_unit_test_teardown(context_outlives_children, tu_only_fixture_live),
-        cmocka_unit_test_teardown(finish_and_destroy, tu_only_fixture_live),
-        cmocka_unit_test_teardown(build_failure_reports_log, tu_only_fixture_live),
+        TU_FIXTURE_TEST(device_list),
+        TU_FIXTURE_TEST(selectors_pick_the_device),
+        TU_FIXTURE_TEST(selectors_that_match_nothing),
+        TU_FIXTURE_TEST(env_selector),
+        TU_FIXTURE_TEST(buffer_shape_and_errors),
+        TU_FIXTURE_TEST(op_errors),
+        TU_FIXTURE_TEST(handles_from_another_context),
+        TU_FIXTURE_TEST(live_objects_count),
+        TU_FIXTURE_TEST(context_outlives_children),
+        TU_FIXTURE_TEST(finish_and_destroy),
+        TU_FIXTURE_TEST(build_failure_reports_log),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

@@ -1,12 +1,12 @@
 /* The on-disk program cache: an entry written after a build, hit by the next
  * context, and every kind of damaged or foreign entry treated as a miss that
  * still gives correct results. Forced on (CLRT_CACHE=on) whatever the driver. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
@@ -17,8 +17,7 @@ static char programs[128];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/clrt-cache-test-XXXXXX");
-    if (!mkdtemp(dir))
+    if (tu_temp_dir(dir, sizeof dir, "cache-test") != 0)
         return -1;
     snprintf(programs, sizeof programs, "%s/programs", dir);
     setenv("CLRT_CACHE", "on", 1);
@@ -26,47 +25,22 @@ static int setup(void **state)
     return 0;
 }
 
-static void clear_entries(void)
-{
-    DIR *d = opendir(programs);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", programs, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-}
-
 static int teardown(void **state)
 {
     (void)state;
-    clear_entries();
-    rmdir(programs);
-    rmdir(dir);
+    tu_remove_tree(dir);
     unsetenv("CLRT_CACHE");
     unsetenv("CLRT_CACHE_DIR");
     tu_assert_no_live_handles();
     return 0;
 }
 
-/* The single entry's path; fails the test unless exactly one exists. */
-static void only_entry(char *path, size_t cap)
+static void keep_path(const char *path, void *out) { snprintf(out, 512, "%s", path); }
+
+/* The single entry's path (512 bytes); fails the test unless exactly one exists. */
+static void only_entry(char path[512])
 {
-    DIR *d = opendir(programs);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, cap, "%s/%s", programs, e->d_name);
-        n++;
-    }
-    closedir(d);
-    assert_int_equal(n, 1);
+    assert_int_equal(tu_each_entry(programs, keep_path, path), 1);
 }
 
 /* A new context (so nothing is cached in memory) runs one add and checks it. */
@@ -118,14 +92,14 @@ static stats snapshot(void)
 static void store_then_hit(void **state)
 {
     (void)state;
-    clear_entries();
+    tu_clear_dir(programs);
     stats s = snapshot();
     run_add();
     stats d = delta(&s);
     assert_int_equal(d.hits, 0);
     assert_int_equal(d.misses, 1);
     char path[512];
-    only_entry(path, sizeof path);
+    only_entry(path);
 
     s = snapshot();
     run_add();
@@ -178,10 +152,10 @@ static void damaged_entries_are_misses(void **state)
         int rejected; /* 1: warned about as corrupt; 0: a plain miss (foreign key) */
     } cases[] = {{TRUNCATE, 1}, {FLIP_BINARY, 1}, {GARBAGE, 0}, {EMPTY, 0}, {OTHER_VERSION, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        clear_entries();
+        tu_clear_dir(programs);
         run_add(); /* writes the entry */
         char path[512];
-        only_entry(path, sizeof path);
+        only_entry(path);
         damage_entry(path, cases[i].how);
 
         stats s = snapshot();
@@ -201,19 +175,13 @@ static void damaged_entries_are_misses(void **state)
 static void off_switch_and_unwritable_dir(void **state)
 {
     (void)state;
-    clear_entries();
+    tu_clear_dir(programs);
     setenv("CLRT_CACHE", "off", 1);
     stats s = snapshot();
     run_add();
     stats d = delta(&s);
     assert_int_equal(d.hits + d.misses + d.rejected, 0);
-    DIR *dd = opendir(programs);
-    int files = 0;
-    for (struct dirent *e; dd && (e = readdir(dd));)
-        files += e->d_name[0] != '.';
-    if (dd)
-        closedir(dd);
-    assert_int_equal(files, 0);
+    assert_int_equal(tu_each_entry(programs, NULL, NULL), 0);
 
     setenv("CLRT_CACHE", "on", 1);
     setenv("CLRT_CACHE_DIR", "/proc/clrt-cannot-write-here", 1);

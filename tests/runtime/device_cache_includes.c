@@ -3,7 +3,6 @@
  * from the old one, and a program whose includes clrt cannot follow is not
  * cached at all. Each run is a new context, so only the disk cache can carry a
  * program from one run to the next (as it would into a new process). */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
 #include <clrt/clrt_kernel.h>
@@ -21,23 +21,8 @@ static char dir[160];
 static char programs[200];
 static int lock_fd = -1;
 
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) {
-        unlink(path);
-        return;
-    }
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char sub[512];
-        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        remove_tree(sub);
-    }
-    closedir(d);
-    rmdir(path);
-}
+/* Write text to <dir>/<name>, making <dir>/<sub> when needed. */
+static void put(const char *name, const char *text) { tu_write_file(dir, name, text); }
 
 /* The folder is the same in every run (per user and driver), not a random
  * one: the paths reach the driver's compiler, and POCL leaks memory inside
@@ -64,7 +49,7 @@ static int setup(void **state)
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     if (lock_fd < 0 || fcntl(lock_fd, F_SETLKW, &fl) != 0)
         return -1;
-    remove_tree(dir); /* what an interrupted run left */
+    tu_remove_tree(dir); /* what an interrupted run left */
     if (mkdir(dir, 0700) != 0)
         return -1;
     snprintf(programs, sizeof programs, "%s/cache/programs", dir);
@@ -78,38 +63,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(dir);
+    tu_remove_tree(dir);
     close(lock_fd); /* releases the lock */
     unsetenv("CLRT_CACHE");
     unsetenv("CLRT_CACHE_DIR");
     tu_assert_no_live_handles();
     return 0;
-}
-
-/* Write text to <dir>/<name>, making <dir>/<sub> folders as needed. */
-static void put(const char *name, const char *text)
-{
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    mkdir(path, 0700);
-    *slash = '/';
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-}
-
-static size_t entries(void)
-{
-    DIR *d = opendir(programs);
-    size_t n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n;
 }
 
 typedef struct stats {
@@ -220,7 +179,7 @@ static void unfollowable_include_not_cached(void **state)
     char opts[400];
     snprintf(opts, sizeof opts, "-I %s/m", dir);
     put("m/val.h", "#define VAL 11\n#define NESTED 12\n");
-    size_t before = entries();
+    size_t before = tu_each_entry(programs, NULL, NULL);
     for (int v = 0; v < 2; v++) {
         if (v)
             put("m/val.h", "#define VAL 13\n#define NESTED 14\n");
@@ -230,7 +189,7 @@ static void unfollowable_include_not_cached(void **state)
         assert_int_equal(out[1], v ? 14 : 12);
         assert_false(cached);
     }
-    assert_int_equal(entries(), before);
+    assert_int_equal(tu_each_entry(programs, NULL, NULL), before);
 }
 
 /* A header found in the working folder (the drivers search it). */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
 #include <clrt/clrt_kernel.h>
@@ -21,8 +22,7 @@ static char programs[128];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/clrt-trim-test-XXXXXX");
-    if (!mkdtemp(dir))
+    if (tu_temp_dir(dir, sizeof dir, "trim-test") != 0)
         return -1;
     snprintf(programs, sizeof programs, "%s/programs", dir);
     mkdir(programs, 0700);
@@ -34,27 +34,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    int rc = system(cmd);
+    int rc = tu_remove_tree(dir);
     unsetenv("CLRT_CACHE");
     unsetenv("CLRT_CACHE_DIR");
     unsetenv("CLRT_CACHE_MAX_MB");
     tu_assert_no_live_handles();
     return rc == 0 ? 0 : -1;
-}
-
-static void clear_programs(void)
-{
-    DIR *d = opendir(programs);
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d));) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", programs, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(path);
-    }
-    closedir(d);
 }
 
 /* A file of size bytes, last modified age seconds ago. */
@@ -136,18 +121,25 @@ static void list_programs(listing *l)
     closedir(d);
 }
 
+/* Five 300 KiB entries <letter>0.bin .. <letter>4.bin in the program folder,
+ * the first oldest seconds old and each next one step seconds younger. */
+static void old_entries(char letter, long oldest, long step)
+{
+    char path[512];
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%c%d.bin", programs, letter, i);
+        make_file(path, 300 << 10, oldest - step * i);
+    }
+}
+
 /* Five old 300 KiB entries (f0 the oldest) and a 1 MiB cap: the store of a
  * new program removes the oldest until the folder fits, and only those. */
 static void cap_evicts_least_recently_used(void **state)
 {
     (void)state;
-    clear_programs();
+    assert_int_equal(tu_clear_dir(programs), 0);
     setenv("CLRT_CACHE_MAX_MB", "1", 1);
-    char path[512];
-    for (int i = 0; i < 5; i++) {
-        snprintf(path, sizeof path, "%s/f%d.bin", programs, i);
-        make_file(path, 300 << 10, 5000 - 1000 * i);
-    }
+    old_entries('f', 5000, 1000);
     run_program(1);
     listing l;
     list_programs(&l);
@@ -172,10 +164,7 @@ static void cap_evicts_least_recently_used(void **state)
     struct stat st;
     assert_int_equal(stat(entry, &st), 0);
     assert_true(st.st_mtime > time(NULL) - 600);
-    for (int i = 0; i < 5; i++) { /* fill up with old entries again */
-        snprintf(path, sizeof path, "%s/g%d.bin", programs, i);
-        make_file(path, 300 << 10, 3000);
-    }
+    old_entries('g', 3000, 0); /* fill up with old entries again */
     run_program(2); /* a store: the g files and older f files go first */
     assert_true(exists(entry));
     list_programs(&l);
@@ -186,13 +175,9 @@ static void cap_evicts_least_recently_used(void **state)
 static void default_cap_keeps_small_cache(void **state)
 {
     (void)state;
-    clear_programs();
+    assert_int_equal(tu_clear_dir(programs), 0);
     unsetenv("CLRT_CACHE_MAX_MB");
-    char path[512];
-    for (int i = 0; i < 5; i++) {
-        snprintf(path, sizeof path, "%s/f%d.bin", programs, i);
-        make_file(path, 300 << 10, 5000 - 1000 * i);
-    }
+    old_entries('f', 5000, 1000);
     run_program(3);
     listing l;
     list_programs(&l);
@@ -202,7 +187,7 @@ static void default_cap_keeps_small_cache(void **state)
 static void stale_temporaries_removed(void **state)
 {
     (void)state;
-    clear_programs();
+    assert_int_equal(tu_clear_dir(programs), 0);
     char stale[512], fresh[512], tuned[4300], tuned_stale[4400], other[4400];
     snprintf(stale, sizeof stale, "%s/0123456789abcdef.bin.tmp.AbC123", programs);
     snprintf(fresh, sizeof fresh, "%s/fedcba9876543210.bin.tmp.XyZ789", programs);

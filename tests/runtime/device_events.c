@@ -75,9 +75,7 @@ static void marker_after_work(void **state)
     clrt_event_destroy(done);
     clrt_event_destroy(rd);
     clrt_event_destroy(NULL); /* a no-op */
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     free(ha);
@@ -121,10 +119,7 @@ static void async_views(void **state)
     clrt_buffer_destroy(p);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
-    free(full);
-    free(back);
-    free(win);
-    free(winback);
+    TU_FREE_ALL(full, back, win, winback);
 }
 
 /* ---- several queues */
@@ -466,9 +461,7 @@ static int event_session(int *after)
     clrt_event_destroy(wb);
     clrt_event_destroy(m);
     clrt_event_destroy(rd);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(up);
     clrt_queue_destroy(run);
     clrt_context_destroy(ctx);
@@ -574,9 +567,7 @@ static void *work(void *arg)
         clrt_event_destroy(ra);
         clrt_event_destroy(rb);
         clrt_event_destroy(rc);
-        clrt_buffer_destroy(a);
-        clrt_buffer_destroy(b);
-        clrt_buffer_destroy(c);
+        TU_DESTROY_BUFFERS(a, b, c);
         clrt_queue_destroy(up);
         clrt_queue_destroy(run);
         ra = rb = rc = NULL;
@@ -614,15 +605,12 @@ static void threads(void **state)
     TU_OK(clrt_matmul(q, y, x, x)); /* some work for the shared event to stand after */
     enum { T = 4 };
     worker w[T];
-    pthread_t th[T];
     clrt_event *shared;
     TU_OK(clrt_event_record(&shared, q));
-    for (int i = 0; i < T; i++) {
+    for (int i = 0; i < T; i++)
         w[i] = (worker){.ctx = ctx, .shared = shared, .seed = 10u + (unsigned)i};
-        assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
-    }
+    tu_run_threads(T, work, w, sizeof *w);
     for (int i = 0; i < T; i++) {
-        pthread_join(th[i], NULL);
         if (w[i].status != CLRT_OK)
             fail_msg("thread %d: %s: %s", i, clrt_status_name(w[i].status), w[i].message);
         assert_int_equal(w[i].wrong, 0);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fault_sweep.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
@@ -22,22 +23,6 @@ typedef struct fault_kind {
     int expect;
     int late;
 } fault_kind;
-
-static const char *const site_call[CLRT__FAULT_SITES] = {
-    [CLRT__FAULT_PLATFORM_IDS] = "clGetPlatformIDs",
-    [CLRT__FAULT_DEVICE_IDS] = "clGetDeviceIDs",
-    [CLRT__FAULT_CREATE_CONTEXT] = "clCreateContext",
-    [CLRT__FAULT_CREATE_QUEUE] = "clCreateCommandQueue",
-    [CLRT__FAULT_CREATE_BUFFER] = "clCreateBuffer",
-    [CLRT__FAULT_WRITE] = "clEnqueueWriteBuffer",
-    [CLRT__FAULT_READ] = "clEnqueueReadBuffer",
-    [CLRT__FAULT_CREATE_PROGRAM] = "clCreateProgramWithSource",
-    [CLRT__FAULT_BUILD] = "clBuildProgram",
-    [CLRT__FAULT_CREATE_KERNEL] = "clCreateKernel",
-    [CLRT__FAULT_SET_ARG] = "clSetKernelArg",
-    [CLRT__FAULT_ENQUEUE_KERNEL] = "clEnqueueNDRangeKernel",
-    [CLRT__FAULT_FINISH] = "clFinish",
-};
 
 /* Reported at the end: the distinct (call, code) pairs injected and checked. */
 enum { MAX_KINDS = 128 };
@@ -81,16 +66,17 @@ static int teardown(void **state)
 static void expect_cl_message(const fault_kind *f)
 {
     const char *msg = clrt_error_message();
-    if (!strstr(msg, site_call[f->site]) || !strstr(msg, clrt__cl_error_name(f->code)))
-        fail_msg("fault %s -> %s: message \"%s\" does not name the call and the code", site_call[f->site],
+    if (!strstr(msg, tu_fault_site_call(f->site)) || !strstr(msg, clrt__cl_error_name(f->code)))
+        fail_msg("fault %s -> %s: message \"%s\" does not name the call and the code", tu_fault_site_call(f->site),
                  clrt__cl_error_name(f->code), msg);
 }
 
 static void expect_status(int got, const fault_kind *f)
 {
     if (got != f->expect)
-        fail_msg("%s failing with %s gave %s, expected %s: %s", site_call[f->site], clrt__cl_error_name(f->code),
-                 clrt_status_name(got), clrt_status_name(f->expect), clrt_error_message());
+        fail_msg("%s failing with %s gave %s, expected %s: %s", tu_fault_site_call(f->site),
+                 clrt__cl_error_name(f->code), clrt_status_name(got), clrt_status_name(f->expect),
+                 clrt_error_message());
     count_kind(f->site, f->code);
 }
 
@@ -151,10 +137,7 @@ static void rig_add_ok(rig *r)
 
 static void rig_close(rig *r)
 {
-    clrt_buffer_destroy(r->a);
-    clrt_buffer_destroy(r->b);
-    clrt_buffer_destroy(r->c);
-    clrt_buffer_destroy(r->m);
+    TU_DESTROY_BUFFERS(r->a, r->b, r->c, r->m);
     clrt_queue_destroy(r->q);
     clrt_queue_destroy(r->q2);
     clrt_context_destroy(r->ctx);
@@ -509,23 +492,6 @@ static void failed_context_reports_argument_errors_first(void **state)
 
 /* ---- a sweep: fail the nth call of every site in turn */
 
-/* Status a caller gets when `site` fails with CL_OUT_OF_RESOURCES. */
-static int sweep_expect(int site)
-{
-    switch (site) {
-    case CLRT__FAULT_DEVICE_IDS:
-        return CLRT_ENODEVICE; /* the platform is skipped */
-    case CLRT__FAULT_WRITE:
-    case CLRT__FAULT_READ:
-    case CLRT__FAULT_FINISH:
-        return CLRT_EDEVICE; /* late: a kernel died */
-    case CLRT__FAULT_ENQUEUE_KERNEL:
-        return CLRT_EOPENCL; /* a work-group too big for the device, not memory */
-    default:
-        return CLRT_ENOMEM;
-    }
-}
-
 /* One user's session, stopping at the first failure; always cleans up.
  * Returns the first failing status, or CLRT_OK with results checked. */
 static int session(void)
@@ -564,50 +530,44 @@ static int session(void)
     if (s == CLRT_OK)
         for (int i = 0; i < 12; i++)
             assert_true(hc[i] == 2.0f * ha[i]);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
-    clrt_buffer_destroy(m);
+    TU_DESTROY_BUFFERS(a, b, c, m);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return s;
 }
 
-/* ok_buffer_call: the clCreateBuffer call (nth) whose failure the session
- * survives with its results intact (0: none). */
+/* The clCreateBuffer call (nth) whose failure the session survives with its
+ * results intact (0: none). */
+static unsigned long survivable_buffer_call;
+
+/* Every site of a plain session is reached: otherwise the sweep would not test it. */
+static void every_site_reached(const unsigned long calls[CLRT__FAULT_SITES])
+{
+    for (int site = 0; site < CLRT__FAULT_SESSION_SITES; site++)
+        if (calls[site] == 0)
+            fail_msg("the session never reaches %s: the sweep would not test it", tu_fault_site_call(site));
+}
+
+/* What call nth of site failing must give: tu_fault_expected's status, but
+ * for the two failures the session survives. */
+static int sweep_expect(int site, unsigned long nth, int got)
+{
+    /* a machine with several platforms still finds a device elsewhere */
+    if (site == CLRT__FAULT_DEVICE_IDS && got == CLRT_OK)
+        return CLRT_OK;
+    if (site == CLRT__FAULT_CREATE_BUFFER && nth == survivable_buffer_call)
+        return CLRT_OK;
+    return tu_fault_expected(site);
+}
+
+/* Fail the nth call of every site of a plain session in turn; ok_buffer_call:
+ * the survivable clCreateBuffer call, as survivable_buffer_call. */
 static void sweep(unsigned long ok_buffer_call)
 {
-    clrt__debug_fault_clear();
-    TU_OK(session());
-    unsigned long calls[CLRT__FAULT_SITES];
-    for (int s = 0; s < CLRT__FAULT_SITES; s++)
-        calls[s] = clrt__debug_fault_calls(s);
-    unsigned runs = 0;
-    for (int site = 0; site < CLRT__FAULT_SESSION_SITES; site++) {
-        if (calls[site] == 0)
-            fail_msg("the session never reaches %s: the sweep would not test it", site_call[site]);
-        for (unsigned long n = 1; n <= calls[site]; n++) {
-            clrt__debug_fault_arm(site, (unsigned)n, CL_OUT_OF_RESOURCES);
-            int status = session();
-            clrt__debug_fault_clear();
-            int expect = sweep_expect(site);
-            /* a machine with several platforms still finds a device elsewhere */
-            if (site == CLRT__FAULT_DEVICE_IDS && status == CLRT_OK)
-                expect = CLRT_OK;
-            if (site == CLRT__FAULT_CREATE_BUFFER && n == ok_buffer_call)
-                expect = CLRT_OK;
-            if (status != expect)
-                fail_msg("%s call %lu of %lu failing with CL_OUT_OF_RESOURCES gave %s, expected %s: %s",
-                         site_call[site], n, calls[site], clrt_status_name(status), clrt_status_name(expect),
-                         clrt_error_message());
-            if (clrt__debug_live_total() != 0)
-                fail_msg("%s call %lu failing leaked %ld handle(s)", site_call[site], n, clrt__debug_live_total());
-            count_kind(site, CL_OUT_OF_RESOURCES);
-            runs++;
-        }
-    }
-    print_message("fault sweep: %u sessions, one failed OpenCL call each\n", runs);
-    TU_OK(session()); /* and nothing stuck afterwards */
+    survivable_buffer_call = ok_buffer_call;
+    tu_fault_sweep(session, 0, CLRT__FAULT_SESSION_SITES, every_site_reached, sweep_expect);
+    for (int site = 0; site < CLRT__FAULT_SESSION_SITES; site++) /* every one reached, and swept */
+        count_kind(site, CL_OUT_OF_RESOURCES);
 }
 
 static void fault_sweep(void **state)

@@ -2,7 +2,6 @@
  * ($CLRT_TUNED_FILE or the per-device path) or as a program cache entry must
  * not block the first operation (nobody ever writes to the FIFO), and the
  * results stay right. An alarm turns a hang into a failure. */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
 #include <clrt/clrt_kernel.h>
@@ -26,29 +26,10 @@ static void on_alarm(int sig)
     _exit(1);
 }
 
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) {
-        unlink(path);
-        return;
-    }
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char sub[512];
-        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        remove_tree(sub);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/clrt-fifo-test-XXXXXX");
-    if (!mkdtemp(dir))
+    if (tu_temp_dir(dir, sizeof dir, "fifo-test") != 0)
         return -1;
     snprintf(programs, sizeof programs, "%s/programs", dir);
     setenv("CLRT_CACHE_DIR", dir, 1);
@@ -60,7 +41,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(dir);
+    tu_remove_tree(dir);
     unsetenv("CLRT_CACHE_DIR");
     unsetenv("CLRT_TUNED_FILE");
     unsetenv("CLRT_CACHE");
@@ -95,9 +76,7 @@ static void run_ops(void)
     TU_OK(clrt_buffer_read(q, a, w, M * K));
     for (int i = 0; i < M * K; i++)
         assert_true(w[i] == 2 * x[i]);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(b);
-    clrt_buffer_destroy(c);
+    TU_DESTROY_BUFFERS(a, b, c);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     alarm(0);
@@ -143,26 +122,21 @@ static void tuned_file_per_device_is_fifo(void **state)
     run_ops();
 }
 
+/* A program cache entry made a FIFO of the same name. */
+static void replace_with_fifo(const char *path, void *arg)
+{
+    (void)arg;
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+}
+
 static void program_cache_entry_is_fifo(void **state)
 {
     (void)state;
     setenv("CLRT_CACHE", "on", 1);
     setenv("CLRT_TUNED", "off", 1);
     run_ops(); /* writes the entries */
-    DIR *d = opendir(programs);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", programs, e->d_name);
-        assert_int_equal(unlink(path), 0);
-        assert_int_equal(mkfifo(path, 0600), 0);
-        n++;
-    }
-    closedir(d);
-    assert_true(n >= 2);
+    assert_true(tu_each_entry(programs, replace_with_fifo, NULL) >= 2);
     run_ops(); /* every entry a FIFO: misses, rebuilt */
     setenv("CLRT_TUNED", "on", 1);
 }

@@ -93,9 +93,7 @@ static void run_op(worker *w, clrt_context *ctx, clrt_queue *q, unsigned *rng, i
         }
         w->ops++;
     }
-    clrt_buffer_destroy(da);
-    clrt_buffer_destroy(db);
-    clrt_buffer_destroy(dc);
+    TU_DESTROY_BUFFERS(da, db, dc);
     free(a);
     free(b);
     free(c);
@@ -164,17 +162,9 @@ static void soak(void **state)
     TU_OK(clrt_queue_create(&q, ctx));
     TU_OK(clrt_context_device(ctx, &dev));
     worker w[THREADS];
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        memset(&w[i], 0, sizeof w[i]);
-        w[i].id = i;
-        w[i].shared = ctx;
-        w[i].shared_q = q;
-        w[i].has_fp64 = dev.has_fp64;
-        assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
-    }
     for (int i = 0; i < THREADS; i++)
-        pthread_join(th[i], NULL);
+        w[i] = (worker){.id = i, .shared = ctx, .shared_q = q, .has_fp64 = dev.has_fp64};
+    tu_run_threads(THREADS, work, w, sizeof *w);
     unsigned long ops = 0, contexts = 0;
     for (int i = 0; i < THREADS; i++) {
         ops += w[i].ops;

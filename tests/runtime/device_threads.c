@@ -72,17 +72,11 @@ static void *worker(void *arg)
             else
                 j->errors += bad;
         }
-        clrt_buffer_destroy(da);
-        clrt_buffer_destroy(db);
-        clrt_buffer_destroy(dc);
-        clrt_buffer_destroy(ds);
+        TU_DESTROY_BUFFERS(da, db, dc, ds);
     }
     if (!j->shared_q)
         clrt_queue_destroy(q);
-    free(a);
-    free(b);
-    free(c);
-    free(s);
+    TU_FREE_ALL(a, b, c, s);
     return NULL;
 }
 
@@ -98,17 +92,9 @@ static void run_threads(int shared_queue, const char *matmul_params)
     if (shared_queue)
         TU_OK(clrt_queue_create(&q, ctx));
     job jobs[THREADS];
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        memset(&jobs[i], 0, sizeof jobs[i]);
-        jobs[i].ctx = ctx;
-        jobs[i].shared_q = q;
-        jobs[i].id = i;
-        jobs[i].rounds = rounds;
-        assert_int_equal(pthread_create(&th[i], NULL, worker, &jobs[i]), 0);
-    }
     for (int i = 0; i < THREADS; i++)
-        pthread_join(th[i], NULL);
+        jobs[i] = (job){.ctx = ctx, .shared_q = q, .id = i, .rounds = rounds};
+    tu_run_threads(THREADS, worker, jobs, sizeof *jobs);
     for (int i = 0; i < THREADS; i++) {
         if (jobs[i].status != CLRT_OK)
             fail_msg("thread %d: %s %s", i, clrt_status_name(jobs[i].status), jobs[i].message);

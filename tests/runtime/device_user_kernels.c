@@ -950,15 +950,10 @@ static void threads(void **state)
         print_message("skipped on Oclgrind\n");
         skip();
     }
-    pthread_t th[THREADS];
     job jobs[THREADS];
-    memset(jobs, 0, sizeof jobs);
-    for (int i = 0; i < THREADS; i++) {
-        jobs[i].f = f;
-        assert_int_equal(pthread_create(&th[i], NULL, own_kernel_worker, &jobs[i]), 0);
-    }
     for (int i = 0; i < THREADS; i++)
-        pthread_join(th[i], NULL);
+        jobs[i] = (job){.f = f};
+    tu_run_threads(THREADS, own_kernel_worker, jobs, sizeof *jobs);
     for (int i = 0; i < THREADS; i++)
         if (!jobs[i].ok)
             fail_msg("thread %d: %s", i, jobs[i].error);
@@ -970,14 +965,9 @@ static void threads(void **state)
     TU_OK(clrt_kernel_set_scalar(k, 1, sizeof ny, &ny));
     TU_OK(clrt_kernel_set_scalar(k, 2, sizeof nz, &nz));
     TU_OK(clrt_kernel_set_buffer(k, 3, out));
-    memset(jobs, 0, sizeof jobs);
-    for (int i = 0; i < THREADS; i++) {
-        jobs[i].f = f;
-        jobs[i].shared = k;
-        assert_int_equal(pthread_create(&th[i], NULL, shared_kernel_worker, &jobs[i]), 0);
-    }
     for (int i = 0; i < THREADS; i++)
-        pthread_join(th[i], NULL);
+        jobs[i] = (job){.f = f, .shared = k};
+    tu_run_threads(THREADS, shared_kernel_worker, jobs, sizeof *jobs);
     for (int i = 0; i < THREADS; i++)
         if (!jobs[i].ok)
             fail_msg("thread %d: %s", i, jobs[i].error);

@@ -12,15 +12,6 @@
 #include "base/debug.h"
 #include "runtime/handles.h"
 
-static tu_fixture *fx;
-
-static int setup(void **state)
-{
-    int rc = tu_fixture_setup(state);
-    fx = *state;
-    return rc;
-}
-
 enum { PR = 9, PC = 13 }; /* the parent: 9 x 13 */
 
 /* The parent's contents: element (r, c) = 100 r + c. */
@@ -35,10 +26,7 @@ static clrt_buffer *make_parent(void)
 {
     float h[PR * PC];
     parent_values(h);
-    clrt_buffer *p;
-    TU_OK(clrt_buffer_create(&p, fx->ctx, CLRT_FLOAT32, PR, PC));
-    TU_OK(clrt_buffer_write(fx->q, p, h, PR * PC));
-    return p;
+    return tu_upload(tu_fx->ctx, tu_fx->q, CLRT_FLOAT32, PR, PC, h);
 }
 
 /* Reading a view gives its window; writing it changes only its window. */
@@ -56,15 +44,15 @@ static void window_read_write(void **state)
         assert_int_equal(clrt_buffer_cols(v), cols);
         assert_int_equal(clrt_buffer_dtype(v), CLRT_FLOAT32);
         float got[PR * PC], all[PR * PC], want[PR * PC];
-        TU_OK(clrt_buffer_read(fx->q, v, got, rows * cols));
+        TU_OK(clrt_buffer_read(tu_fx->q, v, got, rows * cols));
         for (size_t r = 0; r < rows; r++)
             for (size_t c = 0; c < cols; c++)
                 assert_true(got[r * cols + c] == (float)(100 * (r0 + r) + c0 + c));
         /* write -x into the window, then the parent holds -x there and its own values elsewhere */
         for (size_t i = 0; i < rows * cols; i++)
             got[i] = -got[i] - 0.5f;
-        TU_OK(clrt_buffer_write(fx->q, v, got, rows * cols));
-        TU_OK(clrt_buffer_read(fx->q, p, all, PR * PC));
+        TU_OK(clrt_buffer_write(tu_fx->q, v, got, rows * cols));
+        TU_OK(clrt_buffer_read(tu_fx->q, p, all, PR * PC));
         parent_values(want);
         for (size_t r = 0; r < rows; r++)
             for (size_t c = 0; c < cols; c++)
@@ -72,8 +60,8 @@ static void window_read_write(void **state)
         assert_memory_equal(all, want, sizeof all);
         /* and back */
         parent_values(want);
-        TU_OK(clrt_buffer_write(fx->q, p, want, PR * PC));
-        TU_REFUSED(CLRT_EINVAL, "count", clrt_buffer_read(fx->q, v, got, rows * cols + 1));
+        TU_OK(clrt_buffer_write(tu_fx->q, p, want, PR * PC));
+        TU_REFUSED(CLRT_EINVAL, "count", clrt_buffer_read(tu_fx->q, v, got, rows * cols + 1));
         clrt_buffer_destroy(v);
     }
     clrt_buffer_destroy(p);
@@ -88,20 +76,17 @@ static void views_of_views(void **state)
     TU_OK(clrt_buffer_view(&vv, v, 2, 3, 4, 5));
     TU_OK(clrt_buffer_view(&vvv, vv, 3, 4, 1, 1));
     float x[20], one;
-    TU_OK(clrt_buffer_read(fx->q, vv, x, 20));
+    TU_OK(clrt_buffer_read(tu_fx->q, vv, x, 20));
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 5; c++)
             assert_true(x[r * 5 + c] == (float)(100 * (3 + r) + 5 + c));
-    TU_OK(clrt_buffer_read(fx->q, vvv, &one, 1));
+    TU_OK(clrt_buffer_read(tu_fx->q, vvv, &one, 1));
     assert_true(one == (float)(100 * 6 + 9));
     /* a view's window must lie in its own parent (the view), not the whole memory */
     clrt_buffer *bad = (clrt_buffer *)0x1;
     TU_REFUSED(CLRT_EINVAL, "does not lie inside", clrt_buffer_view(&bad, vv, 0, 0, 5, 5));
     assert_null(bad);
-    clrt_buffer_destroy(vvv);
-    clrt_buffer_destroy(vv);
-    clrt_buffer_destroy(v);
-    clrt_buffer_destroy(p);
+    TU_DESTROY_BUFFERS(vvv, vv, v, p);
 }
 
 /* The parent may be destroyed first: the view keeps the memory. */
@@ -113,11 +98,11 @@ static void view_outlives_parent(void **state)
     clrt_buffer_destroy(p);
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 1);
     float x[6];
-    TU_OK(clrt_buffer_read(fx->q, v, x, 6));
+    TU_OK(clrt_buffer_read(tu_fx->q, v, x, 6));
     assert_true(x[0] == 404.0f && x[5] == 506.0f);
     const float y[6] = {1, 2, 3, 4, 5, 6};
-    TU_OK(clrt_buffer_write(fx->q, v, y, 6));
-    TU_OK(clrt_buffer_read(fx->q, v, x, 6));
+    TU_OK(clrt_buffer_write(tu_fx->q, v, y, 6));
+    TU_OK(clrt_buffer_read(tu_fx->q, v, x, 6));
     assert_memory_equal(x, y, sizeof y);
     clrt_buffer_destroy(v);
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
@@ -156,33 +141,32 @@ static void int32_buffers(void **state)
     for (int i = 0; i < R * C; i++)
         h[i] = (i % 2 ? -1 : 1) * (INT32_MAX - i * 1000003);
     clrt_buffer *b, *v;
-    TU_OK(clrt_buffer_create(&b, fx->ctx, CLRT_INT32, R, C));
+    TU_OK(clrt_buffer_create(&b, tu_fx->ctx, CLRT_INT32, R, C));
     assert_int_equal(clrt_buffer_dtype(b), CLRT_INT32);
-    TU_OK(clrt_buffer_write(fx->q, b, h, R * C));
-    TU_OK(clrt_buffer_read(fx->q, b, back, R * C));
+    TU_OK(clrt_buffer_write(tu_fx->q, b, h, R * C));
+    TU_OK(clrt_buffer_read(tu_fx->q, b, back, R * C));
     assert_memory_equal(h, back, sizeof h);
     TU_OK(clrt_buffer_view(&v, b, 1, 2, 3, 4));
     int32_t w[12];
-    TU_OK(clrt_buffer_read(fx->q, v, w, 12));
+    TU_OK(clrt_buffer_read(tu_fx->q, v, w, 12));
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 4; c++)
             assert_int_equal(w[r * 4 + c], h[(1 + r) * C + 2 + c]);
     /* arithmetic on int32 is not supported */
-    TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_add(fx->q, b, b, b));
+    TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_add(tu_fx->q, b, b, b));
     clrt_buffer_destroy(v);
     clrt_buffer_destroy(b);
-    TU_REFUSED(CLRT_EINVAL, "unknown dtype", clrt_buffer_create(&b, fx->ctx, (clrt_dtype)4, 1, 1));
+    TU_REFUSED(CLRT_EINVAL, "unknown dtype", clrt_buffer_create(&b, tu_fx->ctx, (clrt_dtype)4, 1, 1));
 }
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(window_read_write, tu_only_fixture_live),
-        cmocka_unit_test_teardown(views_of_views, tu_only_fixture_live),
-        cmocka_unit_test_teardown(view_outlives_parent, tu_only_fixture_live),
-        cmocka_unit_test_teardown(view_refusals, tu_only_fixture_live),
-        cmocka_unit_test_teardown(int32_buffers, tu_only_fixture_live),
+        TU_FIXTURE_TEST(window_read_write),
+        TU_FIXTURE_TEST(views_of_views),
+        TU_FIXTURE_TEST(view_outlives_parent),
+        TU_FIXTURE_TEST(view_refusals),
+        TU_FIXTURE_TEST(int32_buffers),
     };
-    return cmocka_run_group_tests(tests, setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }

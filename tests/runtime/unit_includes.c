@@ -7,31 +7,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
 #include "runtime/includes.h"
 
 static char dir[64];
 
-static void put(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    mkdir(path, 0700);
-    *slash = '/';
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
+/* Write text to <dir>/<name>. */
+static void put(const char *name, const char *text) { tu_write_file(dir, name, text); }
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/clrt-includes-XXXXXX");
-    if (!mkdtemp(dir))
+    if (tu_temp_dir(dir, sizeof dir, "includes") != 0)
         return -1;
     put("a/x.h", "#include \"y.h\"\n#define X 1\n");
     put("a/y.h", "#define Y 1\n");
@@ -45,9 +34,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_remove_tree(dir) == 0 ? 0 : -1;
 }
 
 /* The hash and file count of source with "<opt_prefix><dir>/<sub>" options. */

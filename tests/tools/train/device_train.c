@@ -201,9 +201,7 @@ static void test_step_matches_host(void **state)
             memcpy(v[t], got, ref_tensor_size[t] * sizeof *got);
         }
     }
-    clrt_buffer_destroy(xb);
-    clrt_buffer_destroy(yb);
-    clrt_buffer_destroy(loss);
+    TU_DESTROY_BUFFERS(xb, yb, loss);
     train_net_destroy(net);
     for (int t = 0; t < REF_TENSORS; t++) {
         free(p[t]);
@@ -270,10 +268,7 @@ static void test_classify_matches_host(void **state)
     clrt_buffer_destroy(xb);
     clrt_buffer_destroy(pb);
     train_net_destroy(net);
-    free(x);
-    free(logits);
-    free(labels);
-    free(pred);
+    TU_FREE_ALL(x, logits, labels, pred);
 }
 
 /* --save's file: written, read back, the same weights and momentum, the
@@ -342,11 +337,10 @@ static void test_state_round_trip(void **state)
 
 int main(void)
 {
-    tu_require_device();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_step_matches_host, tu_only_fixture_live),
-        cmocka_unit_test_teardown(test_classify_matches_host, tu_only_fixture_live),
-        cmocka_unit_test_teardown(test_state_round_trip, tu_only_fixture_live),
+        TU_FIXTURE_TEST(test_step_matches_host),
+        TU_FIXTURE_TEST(test_classify_matches_host),
+        TU_FIXTURE_TEST(test_state_round_trip),
     };
-    return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
+    return TU_RUN_FIXTURE_SUITE(tests);
 }
