@@ -1,7 +1,7 @@
 #!/bin/bash
 # AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite on POCL.
 # Any report fails the run: UBSan aborts (-fno-sanitize-recover), ASan halts,
-# LeakSanitizer fails the test at exit. tests/lsan.supp hides only leaks
+# LeakSanitizer fails the test at exit. tests/harness/lsan.supp hides only leaks
 # inside libpocl/LLVM; leaked clrt handles are caught by the live-handle
 # counts every test asserts, which no suppression can hide.
 set -euo pipefail
@@ -14,7 +14,7 @@ cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_SANITIZE=address,undefined -DCLRT_TES
 cmake --build "$b" -j2 >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:strict_string_checks=1:check_initialization_order=1:detect_invalid_pointer_pairs=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$ci_root/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$ci_root/tests/harness/lsan.supp:print_suppressions=0
 # POCL alone on the loader for the tests that do not choose (examples, units):
 # other drivers' leaks are not ours to judge, and Mesa's Clover leaks from a
 # library the loader unloads, which no suppression can name.

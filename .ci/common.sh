@@ -1,5 +1,6 @@
 # Shared by the .ci/ reliability steps (sourced): the repository root, build
-# folder names, packages a step needs beyond tools/setup-debian.sh, timing.
+# folder names, packages a step needs beyond tools/setup-debian.sh, timing,
+# the configure of the steps built with clang.
 ci_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Build folders are <prefix><step>; CLRT_CI_BUILD_PREFIX keeps local runs
 # apart from other builds in the same tree.
@@ -21,6 +22,21 @@ ci_need() {
 # Every step reports its own duration, so that CI time stays visible.
 ci_timer_start() { ci_t0=$(date +%s); }
 ci_timer_report() { echo "== $1 took $(($(date +%s) - ci_t0)) s"; }
+
+# ci_clang_step <step> <cmake option>...: the start of a step built with clang
+# (TSan, libFuzzer): clang and its sanitizer runtimes installed if missing, the
+# step's timer started (after the install: apt is not the step's time), and
+# b=${ci_build}<step> configured on POCL, RelWithDebInfo, warnings as errors,
+# with the step's own options.
+ci_clang_step() {
+    local step=$1
+    shift
+    ci_need clang libclang-rt-14-dev
+    ci_timer_start
+    b=${ci_build}$step
+    CC=clang cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_TEST_DRIVERS=pocl -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "$@" >/dev/null
+}
 
 # ci_ctest_sanitized <build folder> [ctest args]: ctest under a sanitizer.
 # LeakSanitizer's own tracer sometimes crashes at exit ("Tracer caught signal

@@ -7,22 +7,18 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
-ci_need clang libclang-rt-14-dev
-ci_timer_start
-b=${ci_build}fuzz
-CC=clang cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined \
-      -DCLRT_TEST_DRIVERS=pocl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ci_clang_step fuzz -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined
 cmake --build "$b" -j2 --target fuzz_selector fuzz_api >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$ci_root/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$ci_root/tests/harness/lsan.supp:print_suppressions=0
 # the API target makes real calls: POCL alone on the loader
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE=
 mkdir -p "$b/artifacts"
 for t in selector api; do
     rm -rf "$b/corpus-$t" && mkdir -p "$b/corpus-$t"
-    "$b/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$b/artifacts/$t-" \
+    "$b/tests/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$b/artifacts/$t-" \
         "$b/corpus-$t" "tests/fuzz/corpus/$t" 2>"$b/fuzz-$t.log" || { tail -60 "$b/fuzz-$t.log"; exit 1; }
     echo "fuzz_$t: $(grep -E 'stat::number_of_executed_units' "$b/fuzz-$t.log" | awk '{print $2}') executions" \
          "in ${seconds} s, $(ls "$b/corpus-$t" | wc -l) new inputs"

@@ -12,7 +12,7 @@
 #   7. what the compiler made of each built-in kernel (clrt-info --kernels:
 #      registers and spills through -cl-nv-verbose)
 #   8. training images/s: clrt-train and, where python3 has PyTorch with CUDA,
-#      the same network in PyTorch on the same GPU (tools/train_torch.py), on
+#      the same network in PyTorch on the same GPU (tools/train/torch_reference.py), on
 #      Fashion-MNIST carried in .gpu/fmnist (or installed)
 # and writes a summary (one line per step: PASS/FAIL, seconds) with the logs
 # into the output folder: at most 8 files, so the device tool brings them all back.
@@ -246,7 +246,7 @@ train() {
             --test-limit 1 --no-progress --json "$work/train.json" >/dev/null || return 1
         c=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["images_per_s"]))' "$work/train.json")
         t="(not run: no PyTorch with CUDA)"
-        ((torch)) && t=$(python3 "$root/tools/train_torch.py" --data "$data" --limit "$n" --epochs 1 --batch "$b" \
+        ((torch)) && t=$(python3 "$root/tools/train/torch_reference.py" --data "$data" --limit "$n" --epochs 1 --batch "$b" \
             --print-every 1000000 --test-limit 1 --device cuda | sed -n 's/^images\/s: \([0-9.]*\).*/\1/p')
         echo "training, batch $b, $n images: clrt-train $c images/s; PyTorch on the GPU: ${t:-failed} images/s"
     done

@@ -1,73 +1,125 @@
 #!/usr/bin/env python3
-"""The one-way layers of src/ (src/README.md): every #include "x.h" in src/
-goes to a header of the includer's layer or below, there is no include cycle,
-and tools/ and examples/ include only the public headers. The layer table is
-read from src/README.md, so the document and the check cannot drift apart.
-Exit 1 with one line per violation."""
-import os, re, sys
+"""The folder rules of src/ (src/README.md, "Which folder may include which"):
 
-root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+- every file of src/ lives in a layer folder; none at src/'s top;
+- every internal include names its folder ("runtime/handles.h") and goes to
+  the includer's own folder or to one its rule lists; nothing else;
+- no include cycle among the headers;
+- the embedded kernel sources (clrt__cl_<name>) are named only in kernels/;
+- tools/ and examples/ include only the public headers (<clrt/...>), files of
+  their own folder and, for tools, tools/common/ and the host reference
+  (src/hostref/, which includes nothing of clrt's inside).
+
+The rules are read from src/README.md, so the document and the check cannot
+drift apart. Exit 1 with one line per violation."""
+import os
+import re
+import sys
+
+root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 src = os.path.join(root, "src")
-layer = {}
-for line in open(os.path.join(src, "README.md")):
-    m = re.match(r"\|\s*(\d+)\s*\|(.*?)\|", line)
-    if m:
-        for mod in re.findall(r"`([a-z_0-9]+)`", m.group(2)):
-            layer[mod] = int(m.group(1))
-owner = {"cl_names": "error", "validate": "handles"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
-def module(name):
-    stem = os.path.splitext(name)[0]
-    return owner.get(stem, stem)
 
-bad, graph = [], {}
-for name in sorted(os.listdir(src)):
-    if not name.endswith((".c", ".h")):
-        continue
-    mod = module(name)
-    if mod not in layer:
-        bad.append(f"src/{name}: module '{mod}' has no layer in src/README.md")
-        continue
-    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(os.path.join(src, name)).read(), re.M):
-        if inc.startswith("clrt/"):
+def rules_from_readme():
+    """{folder: set of folders it may include}, from the README's table rows
+    "| `folder` | `a` `b` ... |" under the rules heading."""
+    allowed, on = {}, False
+    for line in open(os.path.join(src, "README.md")):
+        if line.startswith("## "):
+            on = "may include" in line
             continue
-        target = module(inc)
-        if target not in layer:
-            bad.append(f"src/{name}: includes {inc}, which has no layer")
+        m = re.match(r"\|\s*`([a-z]+)/?`\s*\|(.*?)\|", line) if on else None
+        if m:
+            allowed[m.group(1)] = set(re.findall(r"`([a-z]+)/?`", m.group(2)))
+    return allowed
+
+
+def sources(folder, exts=(".c", ".h")):
+    for dirpath, _, files in os.walk(folder):
+        for name in sorted(files):
+            if name.endswith(exts):
+                yield os.path.join(dirpath, name)
+
+
+def check_src(allowed, bad):
+    graph = {}
+    embedded = re.compile(r"\bclrt__cl_(%s)\b" % "|".join(
+        os.path.splitext(n)[0] for n in os.listdir(os.path.join(root, "cl")) if n.endswith(".cl")))
+    for name in sorted(os.listdir(src)):
+        if name.endswith((".c", ".h")):
+            bad.append(f"src/{name}: a file at src/'s top; it belongs in a layer folder")
+    for path in sources(src):
+        rel = os.path.relpath(path, src)
+        folder = rel.split(os.sep)[0]
+        if folder not in allowed:
+            bad.append(f"src/{rel}: folder '{folder}' has no rule in src/README.md")
             continue
-        if mod.startswith("mpi_") and not target.startswith("mpi_"):
-            bad.append(f"src/{name} (clrt_mpi) includes {inc}: clrt_mpi sees only the public API and its own headers")
-        if layer[target] > layer[mod]:
-            bad.append(f"src/{name} (layer {layer[mod]}) includes {inc} (layer {layer[target]}): upward")
-        if name.endswith(".h"):
-            graph.setdefault(name, []).append(inc)
-
-# cycles among the headers
-state = {}
-def visit(h, path):
-    state[h] = 1
-    for n in graph.get(h, []):
-        if state.get(n) == 1:
-            bad.append("include cycle: " + " -> ".join(path[path.index(n):] + [n]) if n in path else n)
-        elif not state.get(n):
-            visit(n, path + [n])
-    state[h] = 2
-for h in list(graph):
-    if not state.get(h):
-        visit(h, [h])
-
-# outside programs see only include/clrt
-for folder in ("tools", "examples"):
-    for dirpath, _, files in os.walk(os.path.join(root, folder)):
-        for name in files:
-            if not name.endswith((".c", ".h")):
+        text = open(path).read()
+        if folder != "kernels" and embedded.search(text):
+            bad.append(f"src/{rel}: names an embedded kernel source; only kernels/ may")
+        for inc in INCLUDE.findall(text):
+            if inc.startswith("clrt/"):
                 continue
-            text = open(os.path.join(dirpath, name)).read()
-            for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
-                if not os.path.exists(os.path.join(dirpath, inc)):
-                    bad.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}: includes \"{inc}\", not its own file")
+            target = inc.split("/")[0] if "/" in inc else None
+            if target is None or not os.path.exists(os.path.join(src, inc)):
+                bad.append(f"src/{rel}: includes \"{inc}\": internal includes name their folder (\"base/util.h\")")
+                continue
+            if target != folder and target not in allowed[folder]:
+                bad.append(f"src/{rel}: includes {inc}; {folder}/ may include only "
+                           + (", ".join(sorted(allowed[folder])) or "the public headers"))
+            if rel.endswith(".h"):
+                graph.setdefault(rel, []).append(inc)
+    # no cycles among the headers
+    state = {}
 
-for b in bad:
-    print("layers:", b)
-print(f"layers: {len(layer)} modules in {max(layer.values()) + 1} layers, {len(bad)} violation(s)")
-sys.exit(1 if bad else 0)
+    def visit(h, path):
+        state[h] = 1
+        for n in graph.get(h, []):
+            if state.get(n) == 1:
+                bad.append("include cycle: " + " -> ".join(path[path.index(n):] + [n]))
+            elif not state.get(n):
+                visit(n, path + [n])
+        state[h] = 2
+
+    for h in list(graph):
+        if not state.get(h):
+            visit(h, [h])
+    # and none among the folders' rules themselves
+    for f, deps in allowed.items():
+        for d in deps:
+            if f in allowed.get(d, ()):
+                bad.append(f"src/README.md: {f}/ and {d}/ may include each other")
+
+
+def check_outside(bad):
+    """tools/ and examples/: the public headers, their own folder, tools/common/."""
+    for top in ("tools", "examples"):
+        for path in sources(os.path.join(root, top)):
+            here = os.path.dirname(path)
+            for inc in INCLUDE.findall(open(path).read()):
+                own = os.path.exists(os.path.join(here, inc))
+                common = top == "tools" and inc.startswith("common/") and \
+                    os.path.exists(os.path.join(root, "tools", inc))
+                hostref = top == "tools" and inc.startswith("hostref/") and os.path.exists(os.path.join(src, inc))
+                if not (own or common or hostref):
+                    bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\", not its own folder's "
+                               "(outside programs see only <clrt/...>)")
+
+
+def main():
+    allowed = rules_from_readme()
+    bad = []
+    if not allowed:
+        bad.append("src/README.md: no folder rules found (a table under a '## ... may include ...' heading)")
+    else:
+        check_src(allowed, bad)
+    check_outside(bad)
+    for b in bad:
+        print("layers:", b)
+    print(f"layers: {len(allowed)} folders of src/, {len(bad)} violation(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

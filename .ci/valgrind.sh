@@ -1,7 +1,7 @@
 #!/bin/bash
 # valgrind memcheck on the device suites, on POCL, at the small sizes
 # (CLRT_TEST_SMALL: kernels run instrumented too). Any invalid access, use of
-# uninitialised memory or definite leak fails the run. tests/valgrind.supp
+# uninitialised memory or definite leak fails the run. tests/harness/valgrind.supp
 # holds only what is provably not ours (see the comments there).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -33,7 +33,7 @@ for s in "${suites[@]}"; do
     [ -x "$b/tests/$s" ] || continue
     t0=$(date +%s)
     if valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-           --show-leak-kinds=definite --suppressions="$ci_root/tests/valgrind.supp" --num-callers=40 \
+           --show-leak-kinds=definite --suppressions="$ci_root/tests/harness/valgrind.supp" --num-callers=40 \
            --gen-suppressions=all "$b/tests/$s" >"$b/valgrind-$s.log" 2>&1; then
         echo "memcheck $s: clean ($(($(date +%s) - t0)) s)"
     else

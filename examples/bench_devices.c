@@ -13,24 +13,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <clrt/clrt.h>
 
+#include "example_util.h"
+
 enum { RUNS = 5 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Largest |error| over a sample of rows, against a double-precision product. */
 static double max_error(const float *a, const float *b, const float *c, size_t n)
@@ -71,26 +59,25 @@ static int bench(size_t index, size_t n, const float *a, const float *b, float *
     if (!s)
         s = clrt_buffer_write(q, db, b, n * n);
     if (!s) {
-        double t0 = now();
+        double t0 = example_seconds();
         s = clrt_matmul(q, dc, da, db);
         if (!s)
             s = clrt_queue_finish(q);
-        first = now() - t0;
+        first = example_seconds() - t0;
     }
     for (int r = 0; r < RUNS && !s; r++) {
-        double t0 = now();
+        double t0 = example_seconds();
         s = clrt_matmul(q, dc, da, db);
         if (!s)
             s = clrt_queue_finish(q);
-        times[r] = now() - t0;
+        times[r] = example_seconds() - t0;
     }
     if (!s)
         s = clrt_buffer_read(q, dc, c, n * n);
     if (s) {
         printf("  %zu  failed: %s\n      %s\n", index, clrt_status_name(s), clrt_error_message());
     } else {
-        qsort(times, RUNS, sizeof times[0], cmp_double);
-        double median = times[RUNS / 2];
+        double median = example_median(times, RUNS);
         double err = max_error(a, b, c, n), bound = 1e-6 * (double)n; /* values in [-0.5, 0.5] */
         rc = err <= bound ? 0 : 1;
         printf("  %zu  %10.2f ms %10.2f ms %10.1f   %.1e %s\n", index, first * 1e3, median * 1e3,

@@ -15,33 +15,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <clrt/clrt.h>
 #include <clrt/clrt_cl.h>
 
+#include "example_util.h"
+
 enum { ROUNDS = 9 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Seconds for one blocking upload of bytes from src, or a negative value. */
 static double upload(cl_command_queue q, cl_mem dst, const void *src, size_t bytes)
 {
-    const double t0 = now();
+    const double t0 = example_seconds();
     if (clEnqueueWriteBuffer(q, dst, CL_TRUE, 0, bytes, src, 0, NULL, NULL) != CL_SUCCESS)
         return -1;
-    return now() - t0;
+    return example_seconds() - t0;
 }
 
 int main(int argc, char **argv)
@@ -91,9 +79,8 @@ int main(int argc, char **argv)
         tp[r] = pinned_first ? b : a;
         tm[r] = pinned_first ? a : b;
     }
-    qsort(tp, ROUNDS, sizeof(double), cmp_double);
-    qsort(tm, ROUNDS, sizeof(double), cmp_double);
-    const double gp = (double)bytes / tp[ROUNDS / 2] * 1e-9, gm = (double)bytes / tm[ROUNDS / 2] * 1e-9;
+    const double gp = (double)bytes / example_median(tp, ROUNDS) * 1e-9;
+    const double gm = (double)bytes / example_median(tm, ROUNDS) * 1e-9;
     printf("device: %s (%s)\n", dev.name, dev.platform);
     printf("%ld MiB uploads, median of %d rounds\n", mib, ROUNDS);
     printf("  from malloc'd memory:          %7.2f GB/s\n", gp);

@@ -13,25 +13,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <clrt/clrt.h>
 #include <clrt/clrt_cl.h>
 
+#include "example_util.h"
+
 enum { ROUNDS = 9 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static const char *source = "__kernel void bump(__global float *x) { x[get_global_id(0)] += 1.0f; }";
 
@@ -39,7 +27,7 @@ static const char *source = "__kernel void bump(__global float *x) { x[get_globa
 static double round_time(cl_command_queue q, cl_kernel k, cl_mem buf, const float *host, int n)
 {
     const size_t global = 64;
-    double t0 = now();
+    double t0 = example_seconds();
     for (int i = 0; i < n; i++) {
         cl_int err = (i & 1) ? clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 64 * sizeof(float), host, 0, NULL, NULL)
                              : clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
@@ -48,7 +36,7 @@ static double round_time(cl_command_queue q, cl_kernel k, cl_mem buf, const floa
     }
     if (clFinish(q) != CL_SUCCESS)
         return -1;
-    return now() - t0;
+    return example_seconds() - t0;
 }
 
 int main(int argc, char **argv)
@@ -101,9 +89,7 @@ int main(int argc, char **argv)
             goto out;
         }
     }
-    qsort(t_plain, ROUNDS, sizeof(double), cmp_double);
-    qsort(t_prof, ROUNDS, sizeof(double), cmp_double);
-    const double a = t_plain[ROUNDS / 2], b = t_prof[ROUNDS / 2];
+    const double a = example_median(t_plain, ROUNDS), b = example_median(t_prof, ROUNDS);
     printf("device: %s (%s)\n", dev.name, dev.platform);
     printf("%d small commands per round, median of %d rounds\n", n, ROUNDS);
     printf("  profiling off: %8.2f ms  (%.2f us/command)\n", 1e3 * a, 1e6 * a / n);

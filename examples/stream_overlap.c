@@ -24,24 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <clrt/clrt.h>
 
+#include "example_util.h"
+
 enum { RUNS = 7 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct job {
     clrt_context *ctx;
@@ -199,12 +187,12 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             const int do_serial = (r & 1) ? k == 1 : k == 0;
             memset(j.hc, 0, M * N * sizeof *j.hc);
-            const double t0 = now();
+            const double t0 = example_seconds();
             if ((do_serial ? serial(&j) : overlapped(&j)) != CLRT_OK) {
                 fprintf(stderr, "%s: %s\n", do_serial ? "serial" : "overlapped", clrt_error_message());
                 goto out;
             }
-            const double t = now() - t0;
+            const double t = example_seconds() - t0;
             if (r < 0 && check(&j, hb) != 0)
                 goto out;
             if (r >= 0)
@@ -213,9 +201,7 @@ int main(int argc, char **argv)
     }
     if (check(&j, hb) != 0) /* the last run's result too */
         goto out;
-    qsort(ts, RUNS, sizeof(double), cmp_double);
-    qsort(to, RUNS, sizeof(double), cmp_double);
-    const double a = ts[RUNS / 2], b = to[RUNS / 2];
+    const double a = example_median(ts, RUNS), b = example_median(to, RUNS);
     printf("median of %d runs, host to host:\n", RUNS);
     printf("  serial:     %8.2f ms\n", 1e3 * a);
     printf("  overlapped: %8.2f ms\n", 1e3 * b);

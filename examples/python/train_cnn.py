@@ -1,4 +1,4 @@
-"""The article's CNN trained from Python through clrt.nn, with its PyTorch loop:
+"""The article's CNN trained from Python through clrt.nn, with its PyTorch loop (train_mlp.train):
 conv(1->20, 5x5) -> relu -> maxpool 2 -> conv(20->50, 5x5) -> relu -> maxpool 2 ->
 fc(800->500) -> relu -> fc(500->10), cross-entropy, SGD with momentum (clrt-train's net).
 
@@ -13,6 +13,7 @@ import sys
 import clrt
 from clrt import _lib, nn
 from mnist_data import load
+from train_mlp import train  # the article's PyTorch loop
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--data"), ap.add_argument("--limit", type=int)
@@ -35,20 +36,7 @@ net = nn.Sequential(conv1, nn.ReLU(), pool1, conv2, nn.ReLU(), pool2,
 criterion = nn.CrossEntropyLoss()
 optimizer = nn.SGD(net.parameters(), lr=args.lr, momentum=args.momentum)
 
-for epoch in range(args.epochs):
-    running_loss = 0.0
-    for i, start in enumerate(range(0, len(train_x) - args.batch + 1, args.batch)):
-        inputs = clrt.to_device(train_x[start:start + args.batch])
-        labels = clrt.to_device(train_y[start:start + args.batch])
-        outputs = net(inputs)
-        loss = criterion(outputs, labels)
-        net.backward(criterion.backward())
-        optimizer.step()
-        running_loss += loss.item()
-        if i % args.print_every == args.print_every - 1:
-            print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running_loss / args.print_every))
-            running_loss = 0.0
-print("Finished Training")
+train(net, criterion, optimizer, train_x, train_y, args.epochs, args.batch, args.print_every)
 
 correct = 0
 for start in range(0, len(test_x), 100):

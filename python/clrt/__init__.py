@@ -29,29 +29,21 @@ def library_version():
     return _clib.clrt_version().decode()
 
 
-def add(a, b, out=None):
-    """a + b (numpy broadcasting); out= writes into an existing array (no allocation)."""
-    return _array.binary(_array.OP_ADD, a, b, "+", out)
+# The binary operations differ only in the op, the name a refusal gives it (who) and the doc.
+def _binary(name, op, who, doc):
+    def f(a, b, out=None):
+        return _array.binary(op, a, b, who, out)
+    f.__name__ = name
+    f.__doc__ = doc + " (numpy broadcasting); out= writes into an existing array (no allocation)."
+    return f
 
 
-def subtract(a, b, out=None):
-    return _array.binary(_array.OP_SUB, a, b, "-", out)
-
-
-def multiply(a, b, out=None):
-    return _array.binary(_array.OP_MUL, a, b, "*", out)
-
-
-def divide(a, b, out=None):
-    return _array.binary(_array.OP_DIV, a, b, "/", out)
-
-
-def minimum(a, b, out=None):
-    return _array.binary(_array.OP_MIN, a, b, "minimum", out)
-
-
-def maximum(a, b, out=None):
-    return _array.binary(_array.OP_MAX, a, b, "maximum", out)
+add = _binary("add", _array.OP_ADD, "+", "a + b")
+subtract = _binary("subtract", _array.OP_SUB, "-", "a - b")
+multiply = _binary("multiply", _array.OP_MUL, "*", "a * b")
+divide = _binary("divide", _array.OP_DIV, "/", "a / b")
+minimum = _binary("minimum", _array.OP_MIN, "minimum", "The elementwise minimum of a and b")
+maximum = _binary("maximum", _array.OP_MAX, "maximum", "The elementwise maximum of a and b")
 
 
 def _unary(name):

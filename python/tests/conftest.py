@@ -12,7 +12,7 @@ import pytest
 import clrt
 from clrt import _lib
 
-# The C suites' odd sizes (tests/test_util.h): 1, 7, 17, 65, 127, and non-square shapes.
+# The C suites' odd sizes (tests/common/test_util.h): 1, 7, 17, 65, 127, and non-square shapes.
 SIZES = [1, 7, 17, 65, 127]
 SHAPES = [(1, 1), (7, 1), (1, 7), (7, 17), (17, 7), (65, 127), (127, 65)]
 DTYPES = [np.float32, np.float64]

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug.h"
-#include "error.h"
-#include "handles.h"
-#include "kernels.h"
+#include "base/debug.h"
+#include "base/error.h"
+#include "kernels/table.h"
+#include "runtime/handles.h"
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \

@@ -1,4 +1,4 @@
-/* libFuzzer target: the selector grammar (src/selector.c) on arbitrary bytes.
+/* libFuzzer target: the selector grammar (src/device/selector.c) on arbitrary bytes.
  * Beyond "no crash, no sanitizer report", every parse is checked against the
  * grammar in clrt.h and every pick against a naive re-implementation over a
  * made-up machine, so a wrong answer is a finding too. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "selector.h"
+#include "device/selector.h"
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \

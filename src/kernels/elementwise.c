@@ -1,0 +1,119 @@
+/* The elementwise kernel's rules (see kernels/elementwise.h and cl/elementwise.cl). */
+#include "kernels/elementwise.h"
+
+#include <stdio.h>
+
+#include "base/util.h"
+#include "clrt/clrt.h"
+
+extern const char clrt__cl_elementwise[];
+
+static void put(clrt__pvals *out, const clrt__ew_params *e) { memcpy(out->v, e, sizeof *e); }
+
+static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *out)
+{
+    clrt__ew_params e;
+    const int dbl = elem == 8;
+    if (dev->emulator) {
+        e.vw = 4;
+        e.items = 1;
+        e.wg = 32;
+    } else if (clrt__wants_register_tiles(dev)) {
+        /* CPU: one full-width vector per work-item, large groups so the runtime's
+         * per-group cost is spread over 64 KiB of each operand */
+        unsigned pv = dbl ? dev->pref_vec_double : dev->pref_vec_float;
+        e.vw = clrt__pick_vector_width(pv, 4);
+        e.items = 1;
+        e.wg = 1024;
+    } else {
+        /* GPU: 16-byte vectors, one per work-item; consecutive work-items touch
+         * consecutive vectors (coalesced) */
+        e.vw = dbl ? 2 : 4;
+        e.items = 1;
+        e.wg = 256;
+    }
+    if (dev->max_work_item[0] && e.wg > dev->max_work_item[0])
+        e.wg = clrt__floor_pow2(dev->max_work_item[0]);
+    size_t max = dev->max_work_group ? dev->max_work_group : 1;
+    while (e.wg > max)
+        e.wg /= 2;
+    put(out, &e);
+}
+
+static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *pv, char *why, size_t cap)
+{
+    (void)elem;
+    const clrt__ew_params e = clrt__ew(pv);
+    if (e.vw != 1 && e.vw != 2 && e.vw != 4 && e.vw != 8 && e.vw != 16)
+        return clrt__refuse(why, cap, "vw must be 1, 2, 4, 8 or 16 (is %u)", e.vw);
+    return clrt__check_group(dev, e.wg, 1, why, cap);
+}
+
+static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clrt__pvals *pv)
+{
+    (void)dev;
+    (void)elem;
+    clrt__ew_params e = clrt__ew(pv);
+    if (kernel_wg == 0 || e.wg == 0)
+        return -1;
+    int changed = 0;
+    while (e.wg > kernel_wg) {
+        e.wg /= 2;
+        changed = 1;
+    }
+    put(pv, &e);
+    return changed;
+}
+
+static size_t group(const clrt__pvals *p) { return clrt__ew(p).wg; }
+
+static const char *source(const clrt__pvals *p)
+{
+    (void)p;
+    return clrt__cl_elementwise;
+}
+
+void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_t max_item1, size_t global[2],
+                       size_t local[2])
+{
+    const size_t per_row = clrt__ceil_div(cols, (size_t)p->vw * p->items); /* work-items a row needs */
+    size_t lx = p->wg, ly = 1;
+    if (rows > 1) {
+        /* narrow rows: the rest of the group takes more rows; halving keeps lx a
+         * divisor of wg, so that the group stays within what was checked and fitted */
+        while (lx % 2 == 0 && lx / 2 >= per_row)
+            lx /= 2;
+        ly = p->wg / lx;
+        while (ly > 1 && ((max_item1 && ly > max_item1) || ly / 2 >= rows))
+            ly /= 2;
+    }
+    local[0] = lx;
+    local[1] = ly;
+    global[0] = clrt__ceil_div(per_row, lx) * lx;
+    global[1] = clrt__ceil_div(rows, ly) * ly;
+}
+
+/* The launch variant's build options: the op and how b is read. */
+static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
+{
+    (void)p;
+    int n = snprintf(buf, cap, "-DEW_OP=%d -DEW_B=%d", variant / 3, variant % 3);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+CLRT__PARAM_TABLE(params, CLRT__EW_PARAMS, clrt__ew_params);
+
+const clrt__kernel_def clrt__k_elementwise = {
+    .name = "elementwise",
+    .params = params,
+    .nparams = sizeof params / sizeof *params,
+    /* int32 (copy and fill) is built with the float32 parameters: runtime/kcache.c */
+    .dtypes = CLRT__FLOAT_DTYPES,
+    .defaults = defaults,
+    .check = check,
+    .fit = fit,
+    .group = group,
+    .source = source,
+    .entry = "elementwise",
+    .variant_options = variant_options,
+};

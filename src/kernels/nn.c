@@ -1,0 +1,177 @@
+/* The neural-network kernels' rules (see kernels/nn.h and cl/nn_*.cl): defaults
+ * per device, constraints, fitting, geometry. */
+#include "kernels/nn.h"
+
+#include "base/util.h"
+#include "clrt/clrt.h"
+
+extern const char clrt__cl_nn_im2col[];
+extern const char clrt__cl_nn_layout[];
+extern const char clrt__cl_nn_pool[];
+extern const char clrt__cl_nn_act[];
+
+static int is_pow2(unsigned v) { return v && (v & (v - 1)) == 0; }
+
+static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *out)
+{
+    clrt__nn_params t;
+    t.idx64 = 0;
+    /* the direct convolution's tile: CTM x CNV vectors of VW, 24 accumulators where
+     * there are 32 vector registers (AVX-512), 12 otherwise */
+    const unsigned pv = elem == 8 ? dev->pref_vec_double : dev->pref_vec_float;
+    t.vw = clrt__pick_vector_width(pv, 2);
+    const unsigned regs32 = t.vw * (unsigned)elem >= 64;
+    t.cnv = regs32 ? 4 : 2;
+    t.ctm = 6;
+    t.cwg = 16;
+    /* im2col + GEMM by default; the direct kernel on CPUs (docs/nn.md has the
+     * measurement) */
+    t.conv = 0;
+    /* CPU: a group is a loop over its work-items, each moving a run already;
+     * a launch's cost grows with its groups (nn-conv-phases on POCL, conv2 at
+     * batch 64: im2col + conv_rows 9.0, 6.6, 5.7, 2.8 ms with groups of 16,
+     * 64, 256, 1024, one run each on a shared machine); GPUs: 256 too */
+    t.wg = 256;
+    if (dev->emulator) {
+        t.vw = 4;
+        t.cnv = 1;
+        t.ctm = 3;
+        t.wg = 16; /* small groups: small test shapes still span several */
+    } else if (clrt__wants_register_tiles(dev)) {
+        t.conv = 1;
+    }
+    /* half the budget: the kernels' counts of passes leave out their loops' own overheads */
+    t.loops = (unsigned)(clrt__device_loop_budget(dev) / 2);
+    if (dev->max_work_item[0] && t.wg > dev->max_work_item[0])
+        t.wg = clrt__floor_pow2(dev->max_work_item[0]);
+    const size_t max = dev->max_work_group ? dev->max_work_group : 1;
+    while (t.wg > max)
+        t.wg /= 2;
+    memcpy(out->v, &t, sizeof t);
+}
+
+static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *pv, char *why, size_t cap)
+{
+    (void)elem;
+    const clrt__nn_params t = clrt__nnp(pv);
+    if (!is_pow2(t.vw) || t.vw > 16)
+        return clrt__refuse(why, cap, "vw must be 1, 2, 4, 8 or 16 (is %u)", t.vw);
+    if (t.ctm * t.cnv > 64)
+        return clrt__refuse(why, cap, "ctm x cnv must be at most 64 accumulators (is %u x %u)", t.ctm, t.cnv);
+    if (!is_pow2(t.cwg))
+        return clrt__refuse(why, cap, "cwg must be a power of two (is %u)", t.cwg);
+    if (!is_pow2(t.wg))
+        return clrt__refuse(why, cap, "wg must be a power of two (is %u)", t.wg);
+    return clrt__check_group(dev, t.wg, 1, why, cap);
+}
+
+static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clrt__pvals *pv)
+{
+    (void)dev;
+    (void)elem;
+    clrt__nn_params t = clrt__nnp(pv);
+    if (kernel_wg == 0 || t.wg == 0)
+        return -1;
+    int changed = 0;
+    while (t.wg > kernel_wg) {
+        t.wg /= 2;
+        changed = 1;
+    }
+    memcpy(pv->v, &t, sizeof t);
+    return changed;
+}
+
+static size_t group(const clrt__pvals *p) { return clrt__nnp(p).wg; }
+
+size_t clrt__nn_slice(const clrt__nn_params *p, size_t per, size_t fixed, size_t total)
+{
+    if (p->loops == 0 || total == 0)
+        return total;
+    const size_t room = p->loops > fixed ? (p->loops - fixed) / (per ? per : 1) : 0;
+    return room == 0 ? 1 : room < total ? room : total;
+}
+
+void clrt__nn_geometry(const clrt__nn_params *p, size_t kernel_wg, size_t items, size_t *global, size_t *local)
+{
+    size_t wg = p->wg ? p->wg : 1;
+    if (kernel_wg && wg > kernel_wg)
+        wg = clrt__floor_pow2(kernel_wg);
+    *local = wg;
+    *global = clrt__ceil_div(items, wg) * wg;
+}
+
+static const char *src_im2col(const clrt__pvals *p)
+{
+    (void)p;
+    return clrt__cl_nn_im2col;
+}
+static const char *src_layout(const clrt__pvals *p)
+{
+    (void)p;
+    return clrt__cl_nn_layout;
+}
+static const char *src_pool(const clrt__pvals *p)
+{
+    (void)p;
+    return clrt__cl_nn_pool;
+}
+static const char *src_act(const clrt__pvals *p)
+{
+    (void)p;
+    return clrt__cl_nn_act;
+}
+
+#define AUX_ENTRY(fn, name)                                                   \
+    static const char *fn(const clrt__pvals *p, int variant, unsigned i)    \
+    {                                                                         \
+        (void)p;                                                              \
+        (void)variant;                                                        \
+        return i == CLRT__NN_AUX ? name : NULL;                               \
+    }
+static const char *aux_im2col(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX          ? "col2im"
+           : i == CLRT__NN_AUX_DIRECT ? "conv_direct"
+           : i == CLRT__NN_AUX_WT     ? "conv_wt"
+                                      : NULL;
+}
+AUX_ENTRY(aux_layout, "conv_cols")
+static const char *aux_pool(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX ? "maxpool_backward" : i == CLRT__NN_AUX_TILED ? "maxpool_backward_tiled" : NULL;
+}
+static const char *aux_act(const clrt__pvals *p, int variant, unsigned i)
+{
+    (void)p;
+    (void)variant;
+    return i == CLRT__NN_AUX          ? "xent_rows"
+           : i == CLRT__NN_AUX_XSTATS ? "xent_stats"
+           : i == CLRT__NN_AUX_XGRAD  ? "xent_grad"
+                                      : NULL;
+}
+
+CLRT__PARAM_TABLE(params, CLRT__NN_PARAMS, clrt__nn_params);
+
+#define NN_KERNEL(var, kname, src, main_entry, aux)                                                          \
+    const clrt__kernel_def var = {                                                                            \
+        .name = kname,                                                                                        \
+        .params = params,                                                                                     \
+        .nparams = sizeof params / sizeof *params,                                                            \
+        .dtypes = CLRT__FLOAT_DTYPES,                                                                         \
+        .variant_param = NULL,                                                                                \
+        .defaults = defaults,                                                                                 \
+        .check = check,                                                                                       \
+        .fit = fit,                                                                                           \
+        .group = group,                                                                                       \
+        .source = src,                                                                                        \
+        .entry = main_entry,                                                                                  \
+        .aux_entry = aux,                                                                                     \
+    };
+NN_KERNEL(clrt__k_nn_im2col, "nn_im2col", src_im2col, "im2col", aux_im2col)
+NN_KERNEL(clrt__k_nn_layout, "nn_layout", src_layout, "conv_rows", aux_layout)
+NN_KERNEL(clrt__k_nn_pool, "nn_pool", src_pool, "maxpool_forward", aux_pool)
+NN_KERNEL(clrt__k_nn_act, "nn_act", src_act, "relu_backward", aux_act)

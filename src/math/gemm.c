@@ -1,0 +1,317 @@
+/* clrt_gemm and clrt_matmul: argument checks, the context's matmul kernel for
+ * the dtype and transposes (runtime/kcache.h), and its launch: on CPU devices op(B)
+ * first packed into column panels (kernels/matmul.h) when the shape pays for it, or
+ * whenever op(B) is B^T (which the kernel would otherwise gather), and op(A)
+ * into row panels when the shape pays for it (A^T, read a row apart per k). */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/debug.h"
+#include "base/error.h"
+#include "kernels/matmul_plan.h"
+#include "runtime/context.h"
+#include "runtime/kcache.h"
+#include "runtime/scratch.h"
+
+/* The operands of one product, as the kernel takes them. */
+typedef struct gemm_args {
+    size_t M, N, K;
+    const clrt_buffer *a, *b, *c;
+    size_t a_off, b_off, c_off;
+    size_t lda, ldb, ldc;
+    clrt_dtype dtype;
+    double alpha, beta;
+    size_t real; /* bytes of a REAL */
+} gemm_args;
+
+/* The kernel's arguments, with A and B (their memory, offsets and strides)
+ * as the launch reads them: in place or packed (packed: bit 0 B, bit 1 A,
+ * bit 2 the grid's dimensions swapped). */
+typedef struct operands {
+    cl_mem amem, bmem;
+    size_t a_off, b_off;
+    size_t lda, ldb;
+    unsigned packed;
+} operands;
+
+static void matmul_args(const gemm_args *g, const operands *o, clrt__args *a)
+{
+    *a = (clrt__args){0};
+    clrt__arg_uint(a, g->M);
+    clrt__arg_uint(a, g->N);
+    clrt__arg_uint(a, g->K);
+    clrt__arg_real(a, g->dtype, g->alpha);
+    clrt__arg_mem(a, o->amem);
+    clrt__arg_ulong(a, o->a_off);
+    clrt__arg_uint(a, o->lda);
+    clrt__arg_mem(a, o->bmem);
+    clrt__arg_ulong(a, o->b_off);
+    clrt__arg_uint(a, o->ldb);
+    clrt__arg_real(a, g->dtype, g->beta);
+    clrt__arg_mem(a, g->c->cl);
+    clrt__arg_ulong(a, g->c_off);
+    clrt__arg_uint(a, g->ldc);
+    clrt__arg_uint(a, o->packed);
+}
+
+/* One pack launch (pack_b or pack_a) of n panels from panel p0 into scratch
+ * at element offset dst_off (pack_b: always 0, not an argument). */
+static int enqueue_pack(clrt_queue *q, clrt__built *k, int aux, const char *func, const gemm_args *g, int ta,
+                        int tb, cl_mem scratch, size_t p0, size_t n, size_t dst_off)
+{
+    size_t global[2], local[2], offset[2];
+    const size_t item0 = q->ctx->facts.max_work_item[0];
+    clrt__args a = {0};
+    const int pack_b = aux == CLRT__MATMUL_AUX_PACK_B;
+    clrt__arg_uint(&a, pack_b ? g->N : g->M);
+    clrt__arg_uint(&a, g->K);
+    clrt__arg_mem(&a, pack_b ? g->b->cl : g->a->cl);
+    clrt__arg_ulong(&a, pack_b ? g->b_off : g->a_off);
+    clrt__arg_uint(&a, pack_b ? g->ldb : g->lda);
+    clrt__arg_mem(&a, scratch);
+    if (!pack_b)
+        clrt__arg_ulong(&a, dst_off);
+    clrt__arg_uint(&a, n);
+    if (pack_b)
+        clrt__matmul_pack_geometry(tb, clrt__mm(&k->p).vw, g->K, p0, n, k->aux_wg[aux], item0, offset, global,
+                                   local);
+    else
+        clrt__matmul_pack_a_geometry(ta, g->K, p0, n, k->aux_wg[aux], item0, offset, global, local);
+    return clrt__enqueue_locked(q, k->aux[aux], func, &a, 2, offset, global, local);
+}
+
+/* The product with op(B) packed per slices of b_per column panels and/or
+ * op(A) per slices of a_per row panels (0: that operand in place), in the
+ * queue's scratch: B's slice first, A's after it. For each B slice, each A
+ * slice: pack what is packed (A once when it is one slice), then the matmul
+ * over those panels (the global offsets say which). *done = 0 when the
+ * scratch cannot be had: the caller runs in place instead (packing only makes
+ * it faster). */
+/* Dimension 0 over C's row tiles, 1 over its column tiles (packed bit 2). */
+static void swap2(size_t v[2])
+{
+    const size_t t = v[0];
+    v[0] = v[1];
+    v[1] = t;
+}
+
+static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb,
+                       size_t b_per, size_t a_per, int rows_first, int *done)
+{
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const size_t cols = ((size_t)g->N + p.tn - 1) / p.tn, rows = ((size_t)g->M + p.tm - 1) / p.tm;
+    const size_t bstep = b_per ? b_per : (cols + p.wgx - 1) / p.wgx * p.wgx;
+    const size_t astep = a_per ? a_per : (rows + p.wgy - 1) / p.wgy * p.wgy;
+    /* A's region starts on a 4 KiB boundary after B's */
+    size_t b_bytes = b_per ? (bstep < cols ? bstep : cols) * g->K * p.tn * g->real : 0;
+    b_bytes = (b_bytes + 4095) / 4096 * 4096;
+    const size_t a_bytes = a_per ? (astep < rows ? astep : rows) * g->K * p.tm * g->real : 0;
+    *done = 0;
+    clrt__scratch_begin(q);
+    cl_mem scratch;
+    int status = clrt__scratch_mem(q, CLRT__SCRATCH_MATH, b_bytes + a_bytes, 0, func, &scratch);
+    if (status != CLRT_OK) {
+        clrt__scratch_end(q);
+        /* no memory for the panels: the caller multiplies in place */
+        return status == CLRT_ENOMEM ? CLRT_OK : status;
+    }
+    *done = 1;
+    operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb,
+                  (b_per ? 1u : 0u) | (a_per ? 2u : 0u) | (rows_first ? 4u : 0u)};
+    if (b_per) {
+        o.bmem = scratch;
+        o.b_off = 0;
+        o.ldb = 0;
+    }
+    if (a_per) {
+        o.amem = scratch;
+        o.a_off = b_bytes / g->real;
+        o.lda = 0;
+    }
+    size_t global[2], local[2];
+    clrt__args margs;
+    matmul_args(g, &o, &margs);
+    clrt__matmul_geometry(&p, g->M, g->N, global, local);
+    clrt_mutex_lock(&k->launch_lock);
+    for (size_t p0 = 0; p0 < cols && status == CLRT_OK; p0 += bstep) {
+        const size_t n = cols - p0 < bstep ? cols - p0 : bstep;
+        if (b_per)
+            status = enqueue_pack(q, k, CLRT__MATMUL_AUX_PACK_B, func, g, ta, tb, scratch, p0, n, 0);
+        for (size_t r0 = 0; r0 < rows && status == CLRT_OK; r0 += astep) {
+            const size_t m = rows - r0 < astep ? rows - r0 : astep;
+            if (a_per && (p0 == 0 || astep < rows))
+                status = enqueue_pack(q, k, CLRT__MATMUL_AUX_PACK_A, func, g, ta, tb, scratch, r0, m, o.a_off);
+            if (status != CLRT_OK)
+                break;
+            /* this slice's tiles: column panels p0 .., row panels r0 .., whole work-groups */
+            size_t moffset[2] = {p0, r0};
+            global[0] = (n + p.wgx - 1) / p.wgx * p.wgx;
+            global[1] = (m + p.wgy - 1) / p.wgy * p.wgy;
+            if (rows_first) {
+                swap2(moffset);
+                swap2(global);
+            }
+            status = clrt__enqueue_locked(q, k->main, func, &margs, 2, moffset, global, local);
+            if (rows_first)
+                swap2(global);
+        }
+    }
+    clrt_mutex_unlock(&k->launch_lock);
+    clrt__scratch_end(q);
+    return status;
+}
+
+/* A B^T in the dot form (cl/matmul_cpu.cl matmul_dot), nothing packed, in
+ * launches over slices of C's columns whose rows of B fit the last-level cache. */
+static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g)
+{
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const size_t nv = p.tn / p.vw;
+    const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
+                                                 clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, 0};
+    size_t global[2], local[2];
+    clrt__args args;
+    matmul_args(g, &o, &args);
+    args.n--; /* matmul's but the last (packed) */
+    int status = CLRT_OK;
+    clrt_mutex_lock(&k->launch_lock);
+    for (size_t c0 = 0; c0 < g->N && status == CLRT_OK; c0 += cols) {
+        const size_t n = g->N - c0 < cols ? g->N - c0 : cols;
+        clrt__matmul_dot_geometry(&p, g->M, n, global, local);
+        const size_t offset[2] = {c0 / nv, 0};
+        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_DOT], func, &args, 2, offset, global, local);
+    }
+    clrt_mutex_unlock(&k->launch_lock);
+    return status;
+}
+
+/* Checks in the order that makes the status predictable: live handles and
+ * the transposes, then c sharing memory with an input (EINVAL before
+ * contexts, dtypes and shapes, as clrt_matmul always did), one context, one
+ * dtype, a dtype gemm takes, the shapes, the 32-bit limits. */
+static int check_gemm(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
+                      const clrt_buffer *b, const clrt_buffer *c, const char *func)
+{
+    int status = clrt__check_queue(q, func);
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(c, func, "c");
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(a, func, "a");
+    if (status == CLRT_OK)
+        status = clrt__check_buffer(b, func, "b");
+    if (status != CLRT_OK)
+        return status;
+    if ((ta != CLRT_NO_TRANS && ta != CLRT_TRANS) || (tb != CLRT_NO_TRANS && tb != CLRT_TRANS))
+        return clrt__fail(CLRT_EINVAL, func, "unknown transpose value (ta %d, tb %d): use CLRT_NO_TRANS or CLRT_TRANS",
+                          (int)ta, (int)tb);
+    if (clrt__overlap(c, a) || clrt__overlap(c, b))
+        return clrt__fail(CLRT_EINVAL, func, "the output c shares memory with %s; a product cannot run in place",
+                          clrt__overlap(c, a) ? "a" : "b");
+    if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
+        return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    if (a->dtype != b->dtype || a->dtype != c->dtype)
+        return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
+                          clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
+    if (a->dtype == CLRT_INT32)
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "products of int32 matrices are not supported");
+    const size_t M = ta ? a->cols : a->rows, K = ta ? a->rows : a->cols;
+    const size_t Kb = tb ? b->cols : b->rows, N = tb ? b->rows : b->cols;
+    if (K != Kb || c->rows != M || c->cols != N)
+        return clrt__fail(CLRT_ESHAPE, func,
+                          "c(%zux%zu) = op(a)(%zux%zu) op(b)(%zux%zu): need op(a) MxK, op(b) KxN, c MxN", c->rows,
+                          c->cols, M, K, Kb, N);
+    if (M > UINT_MAX || N > UINT_MAX || K > UINT_MAX || a->ld > UINT_MAX || b->ld > UINT_MAX || c->ld > UINT_MAX)
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "matrix dimensions above %u are not supported", UINT_MAX);
+    return CLRT_OK;
+}
+
+/* One launch sequence of the product g (its k range already cut to the slice). */
+static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb, int dot)
+{
+    int status = CLRT_OK;
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const int rows_first = clrt__matmul_rows_first(&p, g->M, g->K, g->real);
+    if (dot)
+        return gemm_dot(q, k, func, g);
+    if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
+        const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
+        const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]
+                                 ? clrt__matmul_pack_panels(&p, g->M, g->N, g->K, g->real, most, tb) : 0;
+        const size_t a_per = k->aux[CLRT__MATMUL_AUX_PACK_A]
+                                 ? clrt__matmul_pack_a_panels(&p, g->M, g->N, g->K, g->real, most, ta, tb,
+                                                              b_per > 0)
+                                 : 0;
+        int done = 0;
+        if (b_per || a_per)
+            status = gemm_packed(q, k, func, g, ta, tb, b_per, a_per, rows_first, &done);
+        if (done)
+            return status;
+    }
+    size_t global[2], local[2];
+    clrt__matmul_geometry(&p, g->M, g->N, global, local);
+    if (rows_first) /* wgx = wgy: local stays */
+        swap2(global);
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, rows_first ? 4u : 0u};
+    clrt__args args;
+    matmul_args(g, &o, &args);
+    return clrt__launch(q, k, func, &args, 2, global, local);
+}
+
+static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+               const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
+{
+    int status = check_gemm(q, ta, tb, a, b, c, func);
+    if (status == CLRT_OK)
+        status = clrt__check_usable(q->ctx, func);
+    if (status != CLRT_OK)
+        return status;
+    /* which kernel: the transposes, and (decided on the parameters it will be built
+     * with) the narrow variant for C thinner than a tile unless A B^T runs as dots,
+     * and the tile's rows fitted to a C with few of them */
+    clrt__pvals pv;
+    clrt__kcache_params(q->ctx, CLRT__K_MATMUL, (int)a->dtype, &pv);
+    const clrt__matmul_params p0 = clrt__mm(&pv);
+    const size_t K = ta ? a->rows : a->cols;
+    int dot = clrt__matmul_dot(&p0, c->rows, c->cols, K, ta == CLRT_TRANS, tb == CLRT_TRANS);
+    int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
+                  (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
+    const clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
+    variant |= (int)(clrt__matmul_fit_rows(&tile, c->rows, c->cols, K) << CLRT__MATMUL_ROWS_SHIFT);
+    clrt__built *k;
+    status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)a->dtype, variant, func, &k);
+    if (status != CLRT_OK)
+        return status;
+    dot = dot && k->aux[CLRT__MATMUL_AUX_DOT]; /* built (it is, unless tuned parameters fell back) */
+    gemm_args g = {.M = c->rows, .N = c->cols, .K = K, .a = a, .b = b, .c = c, .a_off = a->offset,
+                   .b_off = b->offset, .c_off = c->offset, .lda = a->ld, .ldb = b->ld, .ldc = c->ld,
+                   .dtype = a->dtype, .alpha = alpha, .real = a->elem};
+    /* A driver that ends long loops early (llvmpipe, kernels/matmul.c) gets the product as
+     * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
+     * the first, then + C. K = 0 still runs once (C = beta C). */
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    size_t k0 = 0;
+    do {
+        const size_t len = slice && K - k0 > slice ? slice : K - k0;
+        g.K = len;
+        g.a_off = a->offset + k0 * (ta ? a->ld : 1);
+        g.b_off = b->offset + k0 * (tb ? 1 : b->ld);
+        g.beta = k0 == 0 ? beta : 1.0;
+        status = gemm_slice(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, dot);
+        k0 += len;
+    } while (status == CLRT_OK && k0 < K);
+    return status;
+}
+
+int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+              const clrt_buffer *b, double beta, clrt_buffer *c)
+{
+    return gemm(q, ta, tb, alpha, a, b, beta, c, "clrt_gemm");
+}
+
+int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
+{
+    return gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, a, b, 0.0, c, "clrt_matmul");
+}

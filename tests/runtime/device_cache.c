@@ -1,0 +1,201 @@
+/* The on-disk program cache: an entry written after a build, hit by the next
+ * context, and every kind of damaged or foreign entry treated as a miss that
+ * still gives correct results. Forced on (CLRT_CACHE=on) whatever the driver. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/temp_files.h"
+#include "common/test_util.h"
+
+#include "base/debug.h"
+
+static char dir[64];
+static char programs[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (tu_temp_dir(dir, sizeof dir, "cache-test") != 0)
+        return -1;
+    snprintf(programs, sizeof programs, "%s/programs", dir);
+    setenv("CLRT_CACHE", "on", 1);
+    setenv("CLRT_CACHE_DIR", dir, 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tu_remove_tree(dir);
+    unsetenv("CLRT_CACHE");
+    unsetenv("CLRT_CACHE_DIR");
+    tu_assert_no_live_handles();
+    return 0;
+}
+
+static void keep_path(const char *path, void *out) { snprintf(out, 512, "%s", path); }
+
+/* The single entry's path (512 bytes); fails the test unless exactly one exists. */
+static void only_entry(char path[512])
+{
+    assert_int_equal(tu_each_entry(programs, keep_path, path), 1);
+}
+
+/* A new context (so nothing is cached in memory) runs one add and checks it. */
+static void run_add(void)
+{
+    clrt_context *ctx;
+    clrt_queue *q;
+    clrt_buffer *a, *b;
+    TU_OK(clrt_context_create(&ctx, NULL));
+    /* Parameters that fit every driver's work-group limit, so that each add
+     * is exactly one build (a misfit is rebuilt smaller: two entries). */
+    TU_OK(clrt_tune_override(ctx, "add", CLRT_FLOAT32, "vw=4 items=1 wg=16"));
+    TU_OK(clrt_queue_create(&q, ctx));
+    TU_OK(clrt_buffer_create(&a, ctx, CLRT_FLOAT32, 3, 11));
+    TU_OK(clrt_buffer_create(&b, ctx, CLRT_FLOAT32, 3, 11));
+    float x[33], y[33], out[33];
+    clrt__ref_fill(x, CLRT_FLOAT32, 33, 1);
+    clrt__ref_fill(y, CLRT_FLOAT32, 33, 2);
+    TU_OK(clrt_buffer_write(q, a, x, 33));
+    TU_OK(clrt_buffer_write(q, b, y, 33));
+    TU_OK(clrt_add(q, b, a, b));
+    TU_OK(clrt_buffer_read(q, b, out, 33));
+    for (int i = 0; i < 33; i++)
+        assert_true(out[i] == x[i] + y[i]);
+    clrt_buffer_destroy(a);
+    clrt_buffer_destroy(b);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+}
+
+typedef struct stats {
+    unsigned long hits, misses, rejected;
+} stats;
+
+static stats delta(const stats *before)
+{
+    stats now;
+    clrt__debug_cache_stats(&now.hits, &now.misses, &now.rejected);
+    return (stats){now.hits - before->hits, now.misses - before->misses, now.rejected - before->rejected};
+}
+
+static stats snapshot(void)
+{
+    stats s;
+    clrt__debug_cache_stats(&s.hits, &s.misses, &s.rejected);
+    return s;
+}
+
+static void store_then_hit(void **state)
+{
+    (void)state;
+    tu_clear_dir(programs);
+    stats s = snapshot();
+    run_add();
+    stats d = delta(&s);
+    assert_int_equal(d.hits, 0);
+    assert_int_equal(d.misses, 1);
+    char path[512];
+    only_entry(path);
+
+    s = snapshot();
+    run_add();
+    d = delta(&s);
+    assert_int_equal(d.hits, 1);
+    assert_int_equal(d.misses + d.rejected, 0);
+}
+
+typedef enum { TRUNCATE, FLIP_BINARY, GARBAGE, EMPTY, OTHER_VERSION } damage;
+
+static void damage_entry(const char *path, damage how)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_true(n > 100);
+    switch (how) {
+    case TRUNCATE:
+        n = n * 2 / 3;
+        break;
+    case FLIP_BINARY:
+        buf[n - 3] ^= 0x55;
+        break;
+    case GARBAGE:
+        memset(buf, 'Z', n);
+        break;
+    case EMPTY:
+        n = 0;
+        break;
+    case OTHER_VERSION: {
+        char *v = strstr(buf, "\nclrt ");
+        assert_non_null(v);
+        v[6] = v[6] == '9' ? '8' : '9';
+        break;
+    }
+    }
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+static void damaged_entries_are_misses(void **state)
+{
+    (void)state;
+    static const struct {
+        damage how;
+        int rejected; /* 1: warned about as corrupt; 0: a plain miss (foreign key) */
+    } cases[] = {{TRUNCATE, 1}, {FLIP_BINARY, 1}, {GARBAGE, 0}, {EMPTY, 0}, {OTHER_VERSION, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_clear_dir(programs);
+        run_add(); /* writes the entry */
+        char path[512];
+        only_entry(path);
+        damage_entry(path, cases[i].how);
+
+        stats s = snapshot();
+        run_add(); /* must still compute correctly */
+        stats d = delta(&s);
+        assert_int_equal(d.hits, 0);
+        assert_int_equal(d.rejected, (unsigned long)cases[i].rejected);
+        assert_int_equal(d.misses, (unsigned long)!cases[i].rejected);
+
+        s = snapshot();
+        run_add(); /* the rebuilt entry replaced the damaged one */
+        d = delta(&s);
+        assert_int_equal(d.hits, 1);
+    }
+}
+
+static void off_switch_and_unwritable_dir(void **state)
+{
+    (void)state;
+    tu_clear_dir(programs);
+    setenv("CLRT_CACHE", "off", 1);
+    stats s = snapshot();
+    run_add();
+    stats d = delta(&s);
+    assert_int_equal(d.hits + d.misses + d.rejected, 0);
+    assert_int_equal(tu_each_entry(programs, NULL, NULL), 0);
+
+    setenv("CLRT_CACHE", "on", 1);
+    setenv("CLRT_CACHE_DIR", "/proc/clrt-cannot-write-here", 1);
+    run_add(); /* a cache that cannot be written is not an error */
+    setenv("CLRT_CACHE_DIR", dir, 1);
+}
+
+int main(void)
+{
+    tu_require_device();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(store_then_hit, tu_teardown_no_live),
+        cmocka_unit_test_teardown(damaged_entries_are_misses, tu_teardown_no_live),
+        cmocka_unit_test_teardown(off_switch_and_unwritable_dir, tu_teardown_no_live),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,298 @@
+/* clrt-bench: clrt_add and clrt_matmul (and, with --op, the math family) on
+ * every device (or the selected ones), against references measured side by
+ * side in the same run: host OpenBLAS, host loops on 2 threads doing the
+ * same, CLBlast on the same device, and clrt_copy (the copy bandwidth
+ * reductions and transposes are held against).
+ * Also first-call latency (a fresh context; a new process), the per-operation
+ * overhead of a tiny add against a raw enqueue, default against tuned
+ * parameters, and the autotuner (--tune). See clrt-bench --help.
+ *
+ * The pieces: bench_opts (command line), bench_session (a device's contexts
+ * and buffers), bench_cases (one case, every implementation side by side),
+ * bench_first (first call in a new process), bench_overhead (tiny-add
+ * overhead), bench_time (interleaved timing), bench_ref (host references and
+ * checks), bench_host_math and bench_check_math (the math family's host
+ * loops and checks), bench_ops (the operations), bench_clblast, bench_print
+ * (table, JSON, CSV), bench_targets (the
+ * issue's targets), bench_plot (gnuplot), bench_tune (the search),
+ * bench_progress, bench_split (one product across devices). This file picks the devices and runs it all. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <clrt/clrt.h>
+
+#include "cases.h"
+#include "clblast.h"
+#include "first.h"
+#include "first_raw.h"
+#include "opts.h"
+#include "overhead.h"
+#include "plot.h"
+#include "print.h"
+#include "progress.h"
+#include "ref.h"
+#include "session.h"
+#include "split.h"
+#include "timing.h"
+#include "tune.h"
+
+static bench_opts opts;
+static bench_report report;
+
+/* ---- devices */
+
+static int select_devices(void)
+{
+    size_t n = 0;
+    clrt_device_info devs[64];
+    if (clrt_device_list(devs, 64, &n) != CLRT_OK) {
+        fprintf(stderr, "clrt-bench: %s\n", clrt_error_message());
+        return -1;
+    }
+    int want[64] = {0};
+    if (n > 64)
+        n = 64;
+    if (opts.ndevices == 0) {
+        for (size_t i = 0; i < n; i++)
+            want[i] = clrt_device_is_emulator(&devs[i]) ? 2 : 1;
+    }
+    for (size_t s = 0; s < opts.ndevices; s++) {
+        if (strcmp(opts.devices[s], "all") == 0) {
+            for (size_t i = 0; i < n; i++)
+                want[i] = 1;
+            continue;
+        }
+        /* a blank selector would mean $CLRT_DEVICE: here it matches nothing */
+        clrt_device_info pick;
+        if (strspn(opts.devices[s], " \t\r\n") == strlen(opts.devices[s]) ||
+            clrt_device_select(opts.devices[s], &pick) != CLRT_OK || pick.index >= n) {
+            fprintf(stderr, "clrt-bench: no device matches '%s' (clrt-bench --list shows them)\n", opts.devices[s]);
+            return -1;
+        }
+        want[pick.index] = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!want[i])
+            continue;
+        bench_device *d = &report.devices[report.ndevices++];
+        d->info = devs[i];
+        d->emulator = clrt_device_is_emulator(&devs[i]);
+        if (want[i] == 2) {
+            d->skipped = 1;
+            snprintf(d->note, sizeof d->note,
+                     "a checking or emulating device; select it with --device %zu (or --device all)", devs[i].index);
+        }
+    }
+    return 0;
+}
+
+static void list_devices(void)
+{
+    size_t n = 0;
+    clrt_device_info info[64];
+    if (clrt_device_list(info, 64, &n) != CLRT_OK) {
+        fprintf(stderr, "clrt-bench: %s\n", clrt_error_message());
+        return;
+    }
+    if (n == 0)
+        printf("no OpenCL device (install a driver such as POCL)\n");
+    for (size_t i = 0; i < n && i < 64; i++)
+        printf("%zu  [%u:%u]  %s  (%s, driver %s)%s\n", info[i].index, info[i].platform_index, info[i].device_index,
+               info[i].name, info[i].platform, info[i].driver, info[i].has_fp64 ? "" : "  no fp64");
+}
+
+static void fill_report_header(int argc, char **argv)
+{
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof report.command - 1; i++) {
+        const char *arg = i == 0 ? "clrt-bench" : argv[i];
+        int w = snprintf(report.command + used, sizeof report.command - used, "%s%s", i ? " " : "", arg);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(report.date, sizeof report.date, "%Y-%m-%d %H:%M:%S %Z", &tm);
+    if (gethostname(report.host, sizeof report.host) != 0)
+        snprintf(report.host, sizeof report.host, "?");
+    report.host[sizeof report.host - 1] = '\0';
+    report.clrt_version = clrt_version();
+    report.built_openblas = bench_have_openblas();
+    report.built_clblast = bench_have_clblast();
+    report.have_openblas = opts.openblas && bench_have_openblas();
+    if (report.have_openblas) {
+        snprintf(report.openblas_core, sizeof report.openblas_core, "%s", bench_openblas_core());
+        snprintf(report.openblas_config, sizeof report.openblas_config, "%s", bench_openblas_config());
+        report.openblas_threads = bench_openblas_threads();
+        report.openblas_core_older = bench_openblas_core_older();
+        const char *env = getenv("OPENBLAS_CORETYPE");
+        snprintf(report.openblas_coretype_env, sizeof report.openblas_coretype_env, "%s", env ? env : "");
+    }
+    report.have_clblast = opts.clblast && bench_have_clblast();
+    if (report.have_clblast)
+        snprintf(report.clblast_version, sizeof report.clblast_version, "%s", bench_clblast_version());
+    report.have_host = opts.host;
+    report.host_threads = opts.host_threads;
+}
+
+/* ---- the run */
+
+/* Steps of the progress line: every case of every device that runs them. */
+static size_t progress_total(void)
+{
+    const int dtypes = opts.run_f32 + opts.run_f64;
+    size_t per_dtype = 0, total = 0;
+    for (int op = 0; op < BENCH_OPS; op++)
+        if (opts.run[op])
+            per_dtype += op == BENCH_MATMUL ? opts.nmatmul : op == BENCH_ADD ? opts.nadd : opts.nmath;
+    for (size_t d = 0; d < report.ndevices && opts.tune != 2; d++)
+        if (!report.devices[d].skipped)
+            total += (size_t)dtypes * per_dtype;
+    return total;
+}
+
+/* A device that could not be opened: skipped, with why; one failure. */
+static int skip_device(bench_device *dev, const char *what, const bench_session *s)
+{
+    snprintf(dev->note, sizeof dev->note, "%s: %.200s", what, s->error);
+    dev->skipped = 1;
+    return 1;
+}
+
+/* Every case of one dtype on device d, and a new process's first matmul. */
+static void run_dtype(bench_session *s, size_t d, int dbl)
+{
+    if (opts.run[BENCH_MATMUL])
+        for (size_t i = 0; i < opts.nmatmul; i++)
+            bench_run_case(&report, &opts, s, d, BENCH_MATMUL, dbl, opts.matmul[i]);
+    if (opts.run[BENCH_ADD])
+        for (size_t i = 0; i < opts.nadd; i++) {
+            bench_shape sh = {1, opts.add[i], 0, 0, 0};
+            bench_run_case(&report, &opts, s, d, BENCH_ADD, dbl, sh);
+        }
+    for (int op = 0; op < BENCH_OPS; op++) /* the math family, op by op */
+        for (size_t i = 0; i < opts.nmath && opts.run[op] && bench_op_is_math(op); i++) {
+            bench_shape sh = {1, opts.math[i], 0, 0, 0};
+            bench_run_case(&report, &opts, s, d, op, dbl, sh);
+        }
+    if (opts.run[BENCH_MATMUL] && opts.child)
+        bench_first_measure(&report, &opts, s, d, dbl);
+}
+
+/* Device d: tuned first with --tune, then every case and measurement; the
+ * failures to open it (its cases' failures are counted from the report). */
+static int run_device(size_t d)
+{
+    bench_device *dev = &report.devices[d];
+    bench_session s;
+    if (bench_session_open(&s, &dev->info) != CLRT_OK)
+        return skip_device(dev, "cannot open a context", &s);
+    if (opts.tune) {
+        bench_tune_device(&s, d, &opts, &report);
+        bench_session_close(&s);
+        if (opts.tune == 2) /* --tune-only */
+            return 0;
+        /* a fresh context, so that the tuned file is what it runs with */
+        if (bench_session_open(&s, &dev->info) != CLRT_OK)
+            return skip_device(dev, "cannot reopen a context after tuning", &s);
+    }
+    for (int dbl = 0; dbl < 2; dbl++) {
+        if (!(dbl ? opts.run_f64 : opts.run_f32))
+            continue;
+        if (dbl && !dev->info.has_fp64) {
+            snprintf(dev->note, sizeof dev->note, "no fp64 on this device: f64 cases skipped");
+            continue;
+        }
+        run_dtype(&s, d, dbl);
+    }
+    if (opts.run[BENCH_MATMUL] && opts.child)
+        bench_first_raw_measure(dev, &s);
+    /* with matmul too: the round trip is the floor of its small products */
+    if (opts.overhead && (opts.run[BENCH_ADD] || opts.run[BENCH_MATMUL]))
+        bench_overhead_measure(&dev->overhead, &opts, &s);
+    bench_session_close(&s);
+    return 0;
+}
+
+/* clrt failing or wrong fails the run (its copy reference too); a
+ * reference failing is only noted. */
+static int report_failures(void)
+{
+    int failures = 0;
+    for (size_t i = 0; i < report.ncases; i++)
+        for (int k = IMPL_CLRT; k < IMPL_KINDS; k++) {
+            const bench_result *x = &report.cases[i].r[k];
+            if ((k == IMPL_CLRT || k == IMPL_CLRT_DEFAULT || k == IMPL_COPY) && x->present && (x->failed || x->wrong))
+                failures++;
+        }
+    for (size_t d = 0; d < report.ndevices; d++)
+        for (int dbl = 0; dbl < 2; dbl++)
+            if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
+                failures++;
+    return failures;
+}
+
+static void print_report(void)
+{
+    if (opts.format == BENCH_JSON)
+        bench_print_json(stdout, &report);
+    else if (opts.format == BENCH_CSV)
+        bench_print_csv(stdout, &report);
+    else
+        bench_print_table(stdout, &report);
+    fflush(stdout);
+}
+
+/* The benchmark proper: every selected device, then the report. */
+static int bench(int argc, char **argv)
+{
+    fill_report_header(argc, argv);
+    if (select_devices() != 0)
+        return 1;
+    if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
+        fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
+        return 1;
+    }
+    bench_progress_start(opts.progress < 0 ? isatty(2) : opts.progress, progress_total());
+    int failures = 0;
+    for (size_t d = 0; d < report.ndevices; d++)
+        if (!report.devices[d].skipped)
+            failures += run_device(d);
+    bench_progress_end();
+    if (opts.host)
+        bench_host_add_stop();
+    failures += report_failures();
+    report.quiet = *bench_quiet_stats();
+    print_report();
+    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
+    bench_report_free(&report);
+    if (failures)
+        fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
+    return failures ? 1 : plot_failed ? 3 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    double t_main = bench_now();
+    int rc = bench_opts_parse(&opts, argc, argv);
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        return 2;
+    if (opts.child_mode == 1)
+        return bench_first_child(&opts, t_main);
+    if (opts.child_mode == 2)
+        return bench_first_raw_child(&opts, t_main);
+    if (opts.list) {
+        list_devices();
+        return 0;
+    }
+    if (opts.split)
+        return bench_split_run(&opts);
+    return bench(argc, argv);
+}

@@ -1,0 +1,179 @@
+/* clrt-bench --plot (see bench/plot.h). The script and its data go to
+ * gnuplot on a pipe; nothing else is written. */
+#include "plot.h"
+#include "plot_math.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static int have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Cases of a panel that go on the x axis: add by count, matmul when square. */
+static int in_panel(const bench_case *c, int op, int dbl)
+{
+    return c->op == op && c->dbl == dbl && (op == BENCH_ADD || (c->m == c->n && c->n == c->k));
+}
+
+static int has_series(const bench_report *r, size_t d, int op, int dbl, int impl)
+{
+    for (size_t i = 0; i < r->ncases; i++) {
+        const bench_case *c = &r->cases[i];
+        if (c->device == d && in_panel(c, op, dbl) && bench_result_usable(&c->r[impl]))
+            return 1;
+    }
+    return 0;
+}
+
+/* gnuplot strings are in double quotes: keep the title plain */
+static void plain(char *dst, size_t cap, const char *src)
+{
+    size_t j = 0;
+    for (; *src && j + 1 < cap; src++)
+        dst[j++] = (*src == '"' || *src == '\\' || (unsigned char)*src < 0x20) ? ' ' : *src;
+    dst[j] = '\0';
+}
+
+static int shared_impl(int impl) { return impl == IMPL_OPENBLAS || impl == IMPL_HOST; }
+
+typedef struct point {
+    size_t n;
+    double rate;
+} point;
+
+static int cmp_point(const void *a, const void *b)
+{
+    const point *x = a, *y = b;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The (op, dbl) line panels with data, matmul's first; how many. */
+static int find_panels(const bench_report *r, int panels[4][2])
+{
+    int np = 0;
+    for (int op = BENCH_MATMUL; op >= BENCH_ADD; op--)
+        for (int dbl = 0; dbl < 2; dbl++) {
+            int any = 0;
+            for (size_t i = 0; i < r->ncases && !any; i++)
+                any = in_panel(&r->cases[i], op, dbl);
+            if (any) {
+                panels[np][0] = op;
+                panels[np][1] = dbl;
+                np++;
+            }
+        }
+    return np;
+}
+
+/* A series' title in the key: the host references by name, the others
+ * with their device. */
+static void series_title(const bench_report *r, size_t d, int impl, char *title, size_t cap)
+{
+    char name[300];
+    plain(name, sizeof name, r->devices[d].info.name);
+    if (shared_impl(impl))
+        snprintf(title, cap, "%s (host)", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop");
+    else
+        snprintf(title, cap, "%s on %zu %.60s", bench_impl_name[impl], r->devices[d].info.index, name);
+}
+
+/* A series' points as the data block $S<series>, in order of size, whatever
+ * order they ran in. */
+static void write_points(FILE *g, const bench_report *r, size_t d, int op, int dbl, int impl, int series)
+{
+    point *pts = malloc((r->ncases + 1) * sizeof *pts);
+    size_t np = 0;
+    for (size_t i = 0; pts && i < r->ncases; i++) {
+        const bench_case *c = &r->cases[i];
+        const bench_result *x = &c->r[impl];
+        if (c->device == d && in_panel(c, op, dbl) && bench_result_usable(x)) {
+            pts[np].n = c->n;
+            pts[np++].rate = x->rate;
+        }
+    }
+    if (pts)
+        qsort(pts, np, sizeof *pts, cmp_point);
+    fprintf(g, "$S%d << EOD\n", series);
+    for (size_t i = 0; i < np; i++)
+        fprintf(g, "%zu %.6g\n", pts[i].n, pts[i].rate);
+    fprintf(g, "EOD\n");
+    free(pts);
+}
+
+/* One line panel: rate against size. Series: each device's clrt (and
+ * default, CLBlast); the host references once. */
+static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
+{
+    fprintf(g, "set title \"%s %s\"\n", op == BENCH_MATMUL ? "matmul (square)" : "add", bench_dtype_name(dbl));
+    fprintf(g, "set xlabel \"%s\"\nset ylabel \"%s\"\n", op == BENCH_MATMUL ? "n" : "elements", bench_unit(op));
+    if (op == BENCH_ADD)
+        fprintf(g, "set logscale x\nset format x \"%%.0e\"\n");
+    else
+        fprintf(g, "unset logscale x\nset format x \"%%g\"\n");
+    char plot[16384];
+    size_t used = 0;
+    int series = 0;
+    int host_done[IMPL_KINDS] = {0};
+    for (size_t d = 0; d < r->ndevices; d++) {
+        for (int impl = 0; impl < IMPL_KINDS; impl++) {
+            if (!has_series(r, d, op, dbl, impl) || (shared_impl(impl) && host_done[impl]))
+                continue;
+            if (shared_impl(impl))
+                host_done[impl] = 1;
+            char title[400];
+            series_title(r, d, impl, title, sizeof title);
+            write_points(g, r, d, op, dbl, impl, series);
+            int n = snprintf(plot + used, sizeof plot - used, "%s$S%d using 1:2 with linespoints title \"%s\"",
+                             series ? ", " : "", series, title);
+            if (n > 0 && (size_t)n < sizeof plot - used)
+                used += (size_t)n;
+            series++;
+        }
+    }
+    if (series)
+        fprintf(g, "plot %s\n", plot);
+}
+
+int bench_plot(const bench_report *r, const char *png)
+{
+    if (!have_gnuplot()) {
+        fprintf(stderr, "clrt-bench: --plot needs gnuplot, which is not installed "
+                        "(Debian: apt-get install gnuplot-nox); no plot written\n");
+        return -1;
+    }
+    int panels[4][2]; /* (op, dbl) with data */
+    const int np = find_panels(r, panels);
+    bench_math_panel math[16];
+    const int nm = (int)bench_math_panels(r, math, sizeof math / sizeof *math);
+    if (np + nm == 0) {
+        fprintf(stderr, "clrt-bench: nothing to plot (no square matmul, add or math family results)\n");
+        return -1;
+    }
+    int cols = np + nm > 1 ? 2 : 1, rows = (np + nm + cols - 1) / cols;
+    char quoted[4096];
+    plain(quoted, sizeof quoted, png);
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        fprintf(stderr, "clrt-bench: cannot start gnuplot\n");
+        return -1;
+    }
+    fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
+    fprintf(g, "set output \"%s\"\n", quoted);
+    fprintf(g, "set grid\nset key below font ',9'\n");
+    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s), %s\"\n", rows, cols, r->clrt_version, r->date);
+    for (int p = 0; p < np; p++)
+        line_panel(g, r, panels[p][0], panels[p][1]);
+    for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */
+        bench_plot_math_panel(g, r, &math[p], p);
+    fprintf(g, "unset multiplot\n");
+    int status = pclose(g);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "clrt-bench: gnuplot failed; no plot written to %s\n", png);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* clrt-info: list every OpenCL device clrt can use, with the selectors that
+ * pick it and the facts that decide its kernel parameters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clrt/clrt.h>
+
+#include "kernels.h"
+
+static void print_bytes(const char *label, unsigned long long bytes)
+{
+    if (bytes >= (1ULL << 30))
+        printf("    %-16s %.1f GiB\n", label, (double)bytes / (1ULL << 30));
+    else if (bytes >= (1ULL << 20))
+        printf("    %-16s %.1f MiB\n", label, (double)bytes / (1ULL << 20));
+    else
+        printf("    %-16s %.0f KiB\n", label, (double)bytes / 1024);
+}
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: clrt-info [--default | --kernels]\n"
+               "  Lists every OpenCL device with its index (selector \"N\"), platform:device\n"
+               "  selector \"P:D\", type and limits.\n"
+               "  --default  also say which device clrt picks with no selector ($CLRT_DEVICE\n"
+               "             if set, else the default ranking).\n"
+               "  --kernels  build every built-in kernel on that device and report, per kernel\n"
+               "             and dtype, its parameters and what the compiler made of it\n"
+               "             (work-group limit, private/local memory; on NVIDIA the\n"
+               "             -cl-nv-verbose register and spill lines), and the warnings in\n"
+               "             each build log with their count (CLRT_CACHE=0 compiles them all).\n");
+    return f == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    int show_default = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--default") == 0)
+            show_default = 1;
+        else if (strcmp(argv[i], "--kernels") == 0)
+            return info_kernels();
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return usage(stdout);
+        else
+            return usage(stderr);
+    }
+
+    size_t n = 0;
+    int status = clrt_device_list(NULL, 0, &n);
+    if (status != CLRT_OK) {
+        fprintf(stderr, "clrt-info: %s\n", clrt_error_message());
+        return 1;
+    }
+    if (n == 0) {
+        printf("No OpenCL device found: no platform is installed, or none has a device.\n"
+               "Install a driver: your GPU vendor's OpenCL, or POCL for the CPU\n"
+               "(Debian: apt-get install pocl-opencl-icd). If OCL_ICD_VENDORS is set it must\n"
+               "name a folder of .icd files.\n");
+        return 0;
+    }
+    clrt_device_info *devs = calloc(n, sizeof *devs);
+    if (!devs) {
+        fprintf(stderr, "clrt-info: out of memory\n");
+        return 1;
+    }
+    status = clrt_device_list(devs, n, &n);
+    if (status != CLRT_OK) {
+        fprintf(stderr, "clrt-info: %s\n", clrt_error_message());
+        free(devs);
+        return 1;
+    }
+    printf("%zu OpenCL device%s (select with CLRT_DEVICE=<index | P:D | gpu | cpu | accelerator | "
+           "name>)\n\n",
+           n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        const clrt_device_info *d = &devs[i];
+        printf("%zu  [%u:%u]  %s  %s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
+               d->name);
+        printf("    %-16s %s\n", "platform", d->platform);
+        printf("    %-16s %s\n", "vendor", d->vendor);
+        printf("    %-16s %s\n", "driver", d->driver);
+        printf("    %-16s %u\n", "compute units", d->compute_units);
+        print_bytes("global memory", d->global_mem);
+        print_bytes("max allocation", d->max_alloc);
+        print_bytes("local memory", d->local_mem);
+        printf("    %-16s %zu\n", "max work-group", d->max_work_group);
+        printf("    %-16s %s\n\n", "fp64", d->has_fp64 ? "yes" : "no");
+    }
+    free(devs);
+
+    if (show_default) {
+        clrt_context *ctx;
+        status = clrt_context_create(&ctx, NULL);
+        if (status != CLRT_OK) {
+            printf("default device: none (%s)\n%s\n", clrt_status_name(status), clrt_error_message());
+            return 1;
+        }
+        clrt_device_info d;
+        clrt_context_device(ctx, &d);
+        printf("default device: %zu [%u:%u] %s (%s)\n", d.index, d.platform_index, d.device_index, d.name,
+               getenv("CLRT_DEVICE") && *getenv("CLRT_DEVICE") ? "from $CLRT_DEVICE" : "default ranking");
+        clrt_context_destroy(ctx);
+    }
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* clrt-train's hooks for one process, and the main() both programs share
+ * (see hooks.h). */
+#include "hooks.h"
+
+#include "device.h"
+#include "run.h"
+
+static int keep_options(train_opts *o)
+{
+    (void)o;
+    return 0;
+}
+
+static int same_status(int rc) { return rc; }
+
+const train_hooks train_single_process = {keep_options, train_device_open, train_net_step, same_status};
+
+int train_main(int argc, char **argv, const train_hooks *h)
+{
+    train_opts o;
+    int st = train_opts_parse(&o, argc, argv);
+    if (st == 1)
+        return 0;
+    if (st)
+        return st;
+    if ((st = h->begin(&o)) != 0)
+        return st;
+    return h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
+}
