@@ -222,35 +222,51 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             }
         }
         k0 = kend;
+#if WGX * WGY > 1
         barrier(CLK_LOCAL_MEM_FENCE); /* keep the group on the same k block */
+#endif
     }
     if (!active)
         return;
 
     const int use_beta = beta != (REAL)(0); /* uniform: beta == 0 never reads C */
+    if (r == row0 && c == col0 && r + TM <= M && c + TN <= N) {
+        /* the tile is all this work-item's and inside C: whole vectors */
 #pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            __global REAL *Cr = C + (r + i) * ldc + c;
+#pragma unroll
+            for (int j = 0; j < NV; ++j) {
+                REALV v = alpha * acc[i][j];
+                if (use_beta)
+                    v = fma((REALV)(beta), VLOAD(j, Cr), v);
+                VSTORE(v, j, Cr);
+            }
+        }
+        return;
+    }
+    /* An edge tile (moved back inside C, or C thinner than a tile): element by
+     * element, those this work-item owns. A loop, not unrolled: edge tiles are
+     * few, and unrolling TM x TN guarded stores made the kernel take seconds
+     * longer to compile. */
+    REAL tile[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            VSTORE(acc[i][j], j, tile[i]);
+#pragma unroll 1
     for (int i = 0; i < TM; ++i) {
         const size_t rr = r + i;
         if (rr < row0 || rr >= M) /* owned by the tile above / outside C */
             continue;
         __global REAL *Cr = C + rr * ldc;
-#pragma unroll
-        for (int j = 0; j < NV; ++j) {
-            const size_t cj = c + j * VW;
-            if (cj >= col0 && cj + VW <= N) {
-                REALV v = alpha * acc[i][j];
-                if (use_beta)
-                    v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
-                VSTORE(v, 0, Cr + cj);
-            } else {
-#pragma unroll
-                for (int q = 0; q < VW; ++q)
-                    if (cj + q >= col0 && cj + q < N) {
-                        REAL v = alpha * LANE(acc[i][j], q);
-                        Cr[cj + q] = use_beta ? fma(beta, Cr[cj + q], v) : v;
-                    }
+#pragma unroll 1
+        for (int j = 0; j < TN; ++j)
+            if (c + j >= col0 && c + j < N) {
+                const REAL v = alpha * tile[i][j];
+                Cr[c + j] = use_beta ? fma(beta, Cr[c + j], v) : v;
             }
-        }
     }
 }
 
@@ -283,7 +299,9 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
     const size_t c = min(p * TN, (size_t)(N - TN));
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k0) * TN;
     if (k0 + VW <= K) {
-#pragma unroll
+        /* one VW x VW block of the panel at a time (a loop: unrolled over the
+         * panel's NV blocks it tripled the kernel's compile time) */
+#pragma unroll 1
         for (int jv = 0; jv < NV; ++jv) {
             REALV v[VW];
 #pragma unroll
@@ -300,7 +318,6 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
         }
     } else {
         for (size_t kk = 0; k0 + kk < K; ++kk)
-#pragma unroll
             for (int j = 0; j < TN; ++j)
                 dst[kk * TN + j] = OPB(k0 + kk, c + j);
     }
