@@ -8,6 +8,7 @@
 #include "base/thread.h"
 #include "base/util.h"
 #include "device/device.h"
+#include "device/driver_env.h"
 
 /* The loader's "no platform installed" code (cl_khr_icd); not in the 1.2 headers. */
 #define CLRT_PLATFORM_NOT_FOUND_KHR (-1001)
@@ -217,6 +218,7 @@ int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
     *out = NULL;
     *count = 0;
     clrt_mutex_lock(&discovery_lock);
+    clrt__driver_env_prepare();
     int status = enumerate(out, count);
     clrt_mutex_unlock(&discovery_lock);
     return status;
@@ -280,5 +282,6 @@ const char *clrt_device_type_name(int type)
  * repeated build cheap, as PyOpenCL also assumes: skip clrt's there. */
 int clrt__driver_caches_builds(const clrt__device_facts *dev)
 {
-    return clrt__icontains(dev->platform, "nvidia", 6);
+    return clrt__icontains(dev->platform, "nvidia", 6) ||
+           clrt__icontains(dev->platform, "portable computing language", 27);
 }

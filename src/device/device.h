@@ -51,8 +51,13 @@ int clrt__device_is_emulator(const clrt_device_info *info);
  * kernels whose loops grow with the data run in slices there. */
 size_t clrt__device_loop_budget(const clrt__device_facts *dev);
 
-/* 1 when the driver keeps a cache of built programs that makes a repeated
- * clBuildProgram cheap, so clrt's on-disk binary cache would only add work. */
+/* 1 when clrt's on-disk program cache would only add work on this driver:
+ * it keeps its own cache of built programs (NVIDIA; POCL), and for POCL,
+ * reading a built program's binary back (to store it) makes POCL generate
+ * code for every kernel of the program once more, for a generic work-group
+ * size: measured on a cold clrt-train run, 9.9 s without clrt's cache and
+ * 22.6 s with it, while warm it saved 0.07 s (docs/tuning.md, the program
+ * cache). rusticl and Oclgrind keep it: storing is cheap there. */
 int clrt__driver_caches_builds(const clrt__device_facts *dev);
 
 #endif

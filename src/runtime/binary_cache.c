@@ -1,6 +1,6 @@
-/* On-disk cache of compiled programs, for drivers whose own cache does not
- * make a repeated build cheap (device/device.c, clrt__driver_caches_builds, says
- * which: NVIDIA's does; POCL's still costs ~25 ms a build).
+/* On-disk cache of compiled programs, for drivers where it pays
+ * (device/device.h, clrt__driver_caches_builds, says which: not NVIDIA's or
+ * POCL's, which cache builds themselves; rusticl and Oclgrind).
  *
  * One file per (source, options, the headers it includes, device, driver,
  * clrt version), named by a hash of those. The headers are found as the
@@ -16,7 +16,9 @@
  * under CLRT_CACHE_MAX_MB (least recently used entries go first: a hit
  * refreshes an entry's time) and temporary files a killed process left are
  * removed. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,18 @@ done:
     return hit;
 }
 
+/* A cache that cannot be written is not an error (the program works), but
+ * its user should know why every run compiles again: once per process. */
+static void warn_unwritable(const char *dir, int why)
+{
+    static atomic_int said;
+    if (atomic_exchange(&said, 1))
+        return;
+    fprintf(stderr, "clrt: cannot write the program cache %s (%s); running without it (CLRT_CACHE_DIR names "
+                    "another folder, CLRT_CACHE=0 turns it off)\n", dir[0] ? dir : "(no folder: $HOME is unset)",
+            strerror(why));
+}
+
 void clrt__binary_cache_store(const char *header, cl_program program)
 {
     size_t size = 0;
@@ -143,9 +157,13 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     unsigned char *bin = malloc(size);
     char *file = NULL;
     char dir[4096], path[4200];
-    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0)
+    dir[0] = '\0';
+    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
         goto done;
+    if (entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0) {
+        warn_unwritable(dir, errno);
+        goto done;
+    }
     char trailer[64];
     int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,
                       clrt__hash(CLRT_HASH_INIT, bin, size));
@@ -156,9 +174,10 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     memcpy(file, header, hlen);
     memcpy(file + hlen, trailer, (size_t)tn);
     memcpy(file + hlen + tn, bin, size);
-    /* A cache that cannot be written is not an error: the program works. */
     if (clrt__file_write_atomic(path, file, total) == 0)
         clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
+    else
+        warn_unwritable(dir, errno);
 done:
     free(bin);
     free(file);

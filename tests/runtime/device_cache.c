@@ -189,6 +189,26 @@ static void off_switch_and_unwritable_dir(void **state)
     setenv("CLRT_CACHE_DIR", dir, 1);
 }
 
+/* CLRT_CACHE unset: the default depends on the driver. POCL and NVIDIA keep
+ * their own build caches, and on POCL reading a binary back to store it costs
+ * a second code generation of the whole program: nothing is stored. rusticl
+ * and Oclgrind: the build is stored (it is cheap there and saves a build). */
+static void default_follows_the_driver(void **state)
+{
+    (void)state;
+    tu_clear_dir(programs);
+    unsetenv("CLRT_CACHE");
+    clrt_device_info dev;
+    TU_OK(clrt_device_select(NULL, &dev));
+    run_add();
+    const int stored = tu_each_entry(programs, NULL, NULL) > 0;
+    const int pocl = strstr(dev.platform, "Portable Computing Language") != NULL;
+    const int nvidia = strstr(dev.platform, "NVIDIA") != NULL;
+    print_message("%s: %s\n", dev.platform, stored ? "stored" : "not stored");
+    assert_int_equal(stored, !(pocl || nvidia));
+    setenv("CLRT_CACHE", "on", 1);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -196,6 +216,7 @@ int main(void)
         cmocka_unit_test_teardown(store_then_hit, tu_teardown_no_live),
         cmocka_unit_test_teardown(damaged_entries_are_misses, tu_teardown_no_live),
         cmocka_unit_test_teardown(off_switch_and_unwritable_dir, tu_teardown_no_live),
+        cmocka_unit_test_teardown(default_follows_the_driver, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
