@@ -72,7 +72,8 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
     snprintf(opts, cap, "%s%s%s", options, (has_info || !options[0]) ? "" : " ",
              has_info ? "" : arg_info_option);
     cl_program cl = NULL;
-    status = clrt__program_get(ctx, source, 0, opts, func, &cl);
+    static const clrt__build_what user = {"user", "", ""};
+    status = clrt__program_get(ctx, source, 0, opts, &user, func, &cl);
     free(opts);
     if (status == CLRT_EBUILD && !has_info) {
         /* A compiler can fail on the option alone: NVIDIA's OpenCL (driver
@@ -81,7 +82,7 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
          * for argument info. Then build as the caller asked; the kernels'
          * arguments are checked by size alone (no descriptions). A source
          * that does not compile fails again, with its own build log. */
-        status = clrt__program_get(ctx, source, 0, options, func, &cl);
+        status = clrt__program_get(ctx, source, 0, options, &user, func, &cl);
     }
     if (status != CLRT_OK) {
         free(p);

@@ -24,6 +24,7 @@
 
 #include <clrt/clrt.h>
 
+#include "common/build_notice.h"
 #include "cases.h"
 #include "clblast.h"
 #include "first.h"
@@ -292,6 +293,8 @@ int main(int argc, char **argv)
         list_devices();
         return 0;
     }
+    /* a first run on empty caches compiles for a while: say so, once */
+    tool_build_notice_install(0);
     if (opts.split)
         return bench_split_run(&opts);
     return bench(argc, argv);

@@ -2,6 +2,8 @@
  * (see hooks.h). */
 #include "hooks.h"
 
+#include "common/build_notice.h"
+
 #include "device.h"
 #include "run.h"
 
@@ -25,5 +27,7 @@ int train_main(int argc, char **argv, const train_hooks *h)
         return st;
     if ((st = h->begin(&o)) != 0)
         return st;
+    /* a first run on empty caches compiles for a while: say so, once */
+    tool_build_notice_install(0);
     return h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
 }
