@@ -69,9 +69,26 @@ static void rate_text(char *buf, size_t cap, double now, size_t done, size_t ima
         snprintf(buf, cap, ", %.0f images/s, ETA %lu:%02lu", rate, m, s);
 }
 
+/* A line is due: its interval has passed, or (on a terminal) the run's last mini-batch is done. */
+static int line_due(double now, size_t done)
+{
+    const int tty = p.mode == TRAIN_PROGRESS_TTY;
+    return now - p.last >= (tty ? TTY_EVERY_S : TRAIN_PROGRESS_PLAIN_S) || (tty && done == p.total);
+}
+
+int train_progress_due_at(double now, size_t done)
+{
+    return p.mode != TRAIN_PROGRESS_OFF && (!p.have_first || line_due(now, done));
+}
+
+int train_progress_due(size_t done)
+{
+    return train_progress_due_at(train_now(), done);
+}
+
 void train_progress_step_at(double now, unsigned epoch, size_t batch, size_t done, size_t images)
 {
-    if (p.mode == TRAIN_PROGRESS_OFF)
+    if (!train_progress_due_at(now, done))
         return;
     if (!p.have_first) {
         /* the run's first mini-batch built the kernels: the rate starts after it */
@@ -79,10 +96,10 @@ void train_progress_step_at(double now, unsigned epoch, size_t batch, size_t don
         p.first_t = now;
         p.first_done = done;
         p.first_images = images;
+        if (!line_due(now, done))
+            return; /* its time taken, nothing to show yet */
     }
     const int tty = p.mode == TRAIN_PROGRESS_TTY;
-    if (now - p.last < (tty ? TTY_EVERY_S : TRAIN_PROGRESS_PLAIN_S) && !(tty && done == p.total))
-        return;
     p.last = now;
     char rate[96];
     rate_text(rate, sizeof rate, now, done, images);

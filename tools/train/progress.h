@@ -27,6 +27,12 @@ void train_progress_start(int on, size_t total, size_t per_epoch, unsigned epoch
 /* After each mini-batch: epoch and mini-batch within it (both 1-based, as
  * the loss lines print them), mini-batches and images done in this run. */
 void train_progress_step(unsigned epoch, size_t batch, size_t done, size_t images);
+/* Whether train_progress_step for mini-batch `done` of the run will write a
+ * line or take the first mini-batch's time. The caller then finishes its
+ * queue first, so that the line counts mini-batches the device has done: the
+ * host queues up to --print-every of them ahead, and a rate of queued ones
+ * would promise too early an end. */
+int train_progress_due(size_t done);
 /* Erase the terminal's line (before printing to stdout, and at the end). */
 void train_progress_clear(void);
 
@@ -36,6 +42,7 @@ void train_progress_clear(void);
 void train_progress_start_at(FILE *f, train_progress_mode mode, size_t total, size_t per_epoch, unsigned epochs,
                              double now);
 void train_progress_step_at(double now, unsigned epoch, size_t batch, size_t done, size_t images);
+int train_progress_due_at(double now, size_t done);
 
 /* Seconds since an arbitrary start (a monotonic clock). */
 double train_now(void);

@@ -278,6 +278,8 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, sch
                 break;
         } else if (r->kept == r->nloss_rows)
             st = flush_losses(r);
+        if (st == CLRT_OK && train_progress_due(sc->done))
+            st = clrt_queue_finish(r->q); /* the line counts what the device has done */
         train_progress_step(e + 1, i + 1, sc->done, sc->images);
         if (st == CLRT_OK && sc->done < sc->total && ((o->stop_after && sc->done == o->stop_after) || interrupted)) {
             st = flush_losses(r);

@@ -4,7 +4,8 @@
  * of 100 s, the kernels' compilation on a cold cache, once made the first ETA
  * read 1036:58), and none until a few have passed; hours past an hour; on a
  * terminal one line rewritten and cleared; elsewhere a plain line every
- * TRAIN_PROGRESS_PLAIN_S seconds and nothing to clear; off, nothing. */
+ * TRAIN_PROGRESS_PLAIN_S seconds and nothing to clear; off, nothing; and
+ * when the caller is told to finish its queue before a step (due). */
 #include <stdio.h>
 #include <string.h>
 
@@ -115,6 +116,27 @@ static void plain_lines_every_few_seconds(void **state)
     assert_string_equal(out + strlen(out) - strlen(last), last);
 }
 
+/* When the caller must finish its queue: at the first mini-batch (the rate's
+ * origin), then only when a line is written. */
+static void due_when_a_line_is(void **state)
+{
+    FILE *f = *state;
+    train_progress_start_at(f, TRAIN_PROGRESS_PLAIN, 100, 100, 1, 0.0);
+    assert_true(train_progress_due_at(0.01, 1));
+    train_progress_step_at(0.01, 1, 1, 1, 4);
+    assert_false(train_progress_due_at(4.9, 2));
+    assert_false(train_progress_due_at(4.9, 100)); /* the last step: no plain line for it */
+    assert_true(train_progress_due_at(5.0, 2));
+    train_progress_start_at(f, TRAIN_PROGRESS_TTY, 100, 100, 1, 0.0);
+    train_progress_step_at(0.01, 1, 1, 1, 4);
+    assert_false(train_progress_due_at(0.2, 2));
+    assert_true(train_progress_due_at(0.25, 2));
+    assert_true(train_progress_due_at(0.02, 100)); /* the last step is always shown */
+    train_progress_start_at(f, TRAIN_PROGRESS_OFF, 100, 100, 1, 0.0);
+    assert_false(train_progress_due_at(0.0, 1));
+    assert_false(train_progress_due_at(99.0, 100));
+}
+
 static void off_writes_nothing(void **state)
 {
     FILE *f = *state;
@@ -145,6 +167,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(eta_ignores_the_first_mini_batch, open_file, close_file),
         cmocka_unit_test_setup_teardown(hours_and_the_last_step, open_file, close_file),
         cmocka_unit_test_setup_teardown(plain_lines_every_few_seconds, open_file, close_file),
+        cmocka_unit_test_setup_teardown(due_when_a_line_is, open_file, close_file),
         cmocka_unit_test_setup_teardown(off_writes_nothing, open_file, close_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
