@@ -81,6 +81,7 @@ _PROTOTYPES = {
     "clrt_buffer_create": (I, [c_void_pp, P, I, S, S]),
     "clrt_buffer_destroy": (V, [P]),
     "clrt_buffer_view": (I, [c_void_pp, P, S, S, S, S]),
+    "clrt_buffer_reshape": (I, [c_void_pp, P, S, S]),
     "clrt_buffer_write": (I, [P, P, P, S]),
     "clrt_buffer_read": (I, [P, P, P, S]),
     "clrt_gemm": (I, [P, I, I, D, P, P, D, P]),

@@ -67,7 +67,8 @@ struct clrt_queue {
 
 /* A buffer or a view: element (r, c) is at offset + r * ld + c of cl. A buffer
  * has offset 0 and ld = cols; a view shares (and retains) its parent's cl,
- * with the parent's ld. */
+ * with the parent's ld; a reshape (clrt_buffer_reshape) shares it with its
+ * own ld = cols, so two handles of one cl may have different strides. */
 struct clrt_buffer {
     unsigned tag;
     clrt_context *ctx;

@@ -122,6 +122,8 @@ static void fill_report_header(int argc, char **argv)
     if (gethostname(report.host, sizeof report.host) != 0)
         snprintf(report.host, sizeof report.host, "?");
     report.host[sizeof report.host - 1] = '\0';
+    bench_cpu_model(report.cpu, sizeof report.cpu);
+    report.cpus = sysconf(_SC_NPROCESSORS_ONLN);
     report.clrt_version = clrt_version();
     report.built_openblas = bench_have_openblas();
     report.built_clblast = bench_have_clblast();

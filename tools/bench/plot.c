@@ -164,7 +164,8 @@ int bench_plot(const bench_report *r, const char *png)
     fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
     fprintf(g, "set output \"%s\"\n", quoted);
     fprintf(g, "set grid\nset key below font ',9'\n");
-    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s), %s\"\n", rows, cols, r->clrt_version, r->date);
+    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s\"\n", rows, cols,
+            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date);
     for (int p = 0; p < np; p++)
         line_panel(g, r, panels[p][0], panels[p][1]);
     for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */

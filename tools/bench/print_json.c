@@ -194,6 +194,8 @@ void bench_print_json(FILE *f, const bench_report *r)
     tool_json_key_str(f, ",\n  ", "command", r->command);
     tool_json_key_str(f, ",\n  ", "date", r->date);
     tool_json_key_str(f, ",\n  ", "host", r->host);
+    tool_json_key_str(f, ",\n  ", "cpu", r->cpu);
+    fprintf(f, ",\n  \"cpus\": %ld", r->cpus);
     json_references(f, r);
     fputs(",\n  \"devices\": [", f);
     for (size_t d = 0; d < r->ndevices; d++)

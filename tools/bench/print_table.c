@@ -264,14 +264,15 @@ static void print_refs(FILE *f, const bench_report *r)
         fprintf(f, "; no host loops (--no-host)");
     fputc('\n', f);
     if (r->have_openblas && r->openblas_core_older)
-        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it is far from its best\n"
-                   "      (about half on this Zen 5 machine with Haswell), so x OB flatters clrt.\n",
+        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it can be far from its best\n"
+                   "      (AVX2 kernels on a CPU with AVX-512 can run at half its speed), so x OB flatters clrt.\n",
                 r->openblas_core, r->openblas_coretype_env[0] ? " (forced by OPENBLAS_CORETYPE)" : "");
 }
 
 void bench_print_table(FILE *f, const bench_report *r)
 {
-    fprintf(f, "clrt-bench (clrt %s) on %s, %s\n", r->clrt_version, r->host, r->date);
+    fprintf(f, "clrt-bench (clrt %s) on %s (%s%s%ld CPUs), %s\n", r->clrt_version, r->host, r->cpu,
+            r->cpu[0] ? ", " : "", r->cpus, r->date);
     fprintf(f, "command: %s\n", r->command);
     print_refs(f, r);
     fprintf(f, "times: median [min-max] of repeated runs after a warm-up; rates from the median; x REF = clrt's "

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -55,6 +56,29 @@ int bench_openblas_core_older(void)
 #else
     return 0;
 #endif
+}
+
+void bench_cpu_model(char *buf, size_t cap)
+{
+    static const char *const keys[] = {"model name", "Model", "Hardware"};
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (!buf[0] && fgets(line, sizeof line, f)) {
+        const char *v = strchr(line, ':');
+        size_t key = v ? (size_t)(v - line) : 0;
+        while (key > 0 && (line[key - 1] == ' ' || line[key - 1] == '\t'))
+            key--;
+        for (size_t k = 0; v && k < sizeof keys / sizeof *keys; k++) {
+            if (key != strlen(keys[k]) || strncmp(line, keys[k], key) != 0)
+                continue;
+            v += strspn(v + 1, " \t") + 1;
+            snprintf(buf, cap, "%.*s", (int)strcspn(v, "\n"), v);
+        }
+    }
+    fclose(f);
 }
 
 int bench_openblas_threads(void)

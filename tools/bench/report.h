@@ -147,6 +147,8 @@ typedef struct bench_report {
     char command[1024];
     char date[64];
     char host[256];
+    char cpu[256];             /* bench_cpu_model(): "" when the kernel names none */
+    long cpus;                 /* online CPUs */
     const char *clrt_version;
     int have_openblas, have_clblast, have_host;
     int built_openblas, built_clblast; /* compiled in (else the bench says how to get them) */

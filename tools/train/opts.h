@@ -25,7 +25,7 @@ typedef struct train_opts {
     const char *images;      /* --images FILE: what --predict classifies (default: the test set) */
     const char *labels;      /* --labels FILE: their labels, for an accuracy */
     const char *out;         /* --out FILE: --predict's classes, one per line */
-    int progress;            /* 1: progress line when stderr is a terminal; 0: --no-progress */
+    int progress;            /* 1: progress on stderr (train/progress.h); 0: --no-progress */
     int profile;             /* --profile: time each layer on sampled mini-batches (train/profile.h) */
     size_t profile_every;    /* --profile-every N (implies --profile): sample 1 mini-batch in N, default 50 */
     int f64;                 /* --fp64: train in double precision (gradient checks; the device needs fp64) */

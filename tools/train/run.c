@@ -52,6 +52,7 @@ typedef struct run {
     size_t nprinted;
     train_profile prof;        /* --profile's timings (prof.every 0: off) */
     double epoch_t0;           /* --profile: when this epoch's shuffle began */
+    double t0;                 /* when the run began: the origin of its total time */
     char device[600], dataset[4200], err[4600];
 } run;
 
@@ -277,7 +278,9 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, sch
                 break;
         } else if (r->kept == r->nloss_rows)
             st = flush_losses(r);
-        train_progress_step(e + 1, sc->done, sc->images);
+        if (st == CLRT_OK && train_progress_due(sc->done))
+            st = clrt_queue_finish(r->q); /* the line counts what the device has done */
+        train_progress_step(e + 1, i + 1, sc->done, sc->images);
         if (st == CLRT_OK && sc->done < sc->total && ((o->stop_after && sc->done == o->stop_after) || interrupted)) {
             st = flush_losses(r);
             sc->stop = 1;
@@ -351,7 +354,7 @@ static int train_epochs(run *r, schedule *sc, size_t *order)
 {
     const train_opts *o = r->o;
     int st = CLRT_OK;
-    train_progress_start(o->progress, sc->total, o->batch);
+    train_progress_start(o->progress, sc->total, sc->spe, o->epochs);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     const double t0 = train_now();
@@ -452,6 +455,9 @@ static int train_and_test(run *r, const train_state *saved)
     int rc = conclude(r, &sc, &correct);
     if (rc != 0)
         return rc;
+    /* stdout's last line: the whole run, reading the data and building the kernels included */
+    printf("total time: %.1f s\n", train_now() - r->t0);
+    fflush(stdout);
     if (sc.stop && interrupted)
         rc = 130; /* the shell's code for a run ended by a signal */
     if (o->profile) /* after the contract's lines, on stderr */
@@ -465,6 +471,7 @@ int train_run(const train_opts *o, const train_hooks *h)
 {
     run r;
     run_init(&r, o, h);
+    r.t0 = train_now();
     r.dt = o->f64 ? CLRT_FLOAT64 : CLRT_FLOAT32;
     train_state saved = {0};
     /* Every input is read and checked before anything is computed or written. */
