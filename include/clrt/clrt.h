@@ -283,6 +283,21 @@ typedef void (*clrt_log_fn)(const clrt_build_event *event, const char *line, voi
  *  $CLRT_LOG on (1, on, yes, true), each build's line goes to stderr. Set it
  *  before builds run on other threads. */
 CLRT_API void clrt_set_log(clrt_log_fn fn, void *user);
+/** Progress of clrt_warm(): called after each step, with the steps done and
+ *  in all and a few words naming the step ("gemm float32 NT 7x300x200"). */
+typedef void (*clrt_progress_fn)(size_t done, size_t total, const char *what, void *user);
+/** Build every built-in kernel and launch variant this library uses on ctx's
+ *  device, running each once at small shapes on a queue of its own, so that
+ *  later processes find them in the caches (the driver's, and clrt's where
+ *  it keeps one): the math family in every dtype the device has, every
+ *  transpose and thin-matrix variant of the product, the reductions, the
+ *  transpose, and the neural-network layers at the article's CNN shapes. On
+ *  empty caches it takes tens of seconds (POCL on 2 cores); on warm ones,
+ *  about a second. progress may be NULL. Returns CLRT_OK, or the first
+ *  failure's status (the steps after it still run; the message is the
+ *  first failure's). A CI job runs it once (clrt-info --warm) and keeps the
+ *  cache folders between runs: docs/ci-with-pocl.md. */
+CLRT_API int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user);
 /** @} */
 
 /** @defgroup ops Math

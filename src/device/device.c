@@ -280,8 +280,9 @@ const char *clrt_device_type_name(int type)
  * is worth using there (its first store costs POCL a one-time build of the
  * binary, ~4 s here). NVIDIA's compute cache (~/.nv/ComputeCache) makes a
  * repeated build cheap, as PyOpenCL also assumes: skip clrt's there. */
-int clrt__driver_caches_builds(const clrt__device_facts *dev)
+int clrt__driver_caches_builds(const clrt__device_facts *dev) { return clrt__icontains(dev->platform, "nvidia", 6); }
+
+int clrt__driver_binary_costly(const clrt__device_facts *dev)
 {
-    return clrt__icontains(dev->platform, "nvidia", 6) ||
-           clrt__icontains(dev->platform, "portable computing language", 27);
+    return clrt__icontains(dev->platform, "portable computing language", 27);
 }

@@ -51,13 +51,17 @@ int clrt__device_is_emulator(const clrt_device_info *info);
  * kernels whose loops grow with the data run in slices there. */
 size_t clrt__device_loop_budget(const clrt__device_facts *dev);
 
-/* 1 when clrt's on-disk program cache would only add work on this driver:
- * it keeps its own cache of built programs (NVIDIA; POCL), and for POCL,
- * reading a built program's binary back (to store it) makes POCL generate
- * code for every kernel of the program once more, for a generic work-group
- * size: measured on a cold clrt-train run, 9.9 s without clrt's cache and
- * 22.6 s with it, while warm it saved 0.07 s (docs/tuning.md, the program
- * cache). rusticl and Oclgrind keep it: storing is cheap there. */
+/* 1 when the driver keeps a cache of built programs that makes a repeated
+ * clBuildProgram cheap, so clrt's on-disk binary cache would only add work
+ * (NVIDIA). */
 int clrt__driver_caches_builds(const clrt__device_facts *dev);
+
+/* 1 when reading a built program back (to store it) costs the driver a
+ * build of its own: POCL generates code for every kernel of the program once
+ * more, for a generic work-group size. Measured on a cold clrt-train run
+ * (--epochs 1 --limit 2000, 2-core AMD EPYC): 22.6 s storing every program,
+ * 9.9 s not. clrt then loads what its cache holds but stores only when a
+ * program warms the caches on purpose (clrt_warm) or CLRT_CACHE=1 says so. */
+int clrt__driver_binary_costly(const clrt__device_facts *dev);
 
 #endif

@@ -1,6 +1,7 @@
 /* On-disk cache of compiled programs, for drivers where it pays
- * (device/device.h, clrt__driver_caches_builds, says which: not NVIDIA's or
- * POCL's, which cache builds themselves; rusticl and Oclgrind).
+ * (device/device.h says which: not NVIDIA's, whose own cache makes a repeated
+ * build cheap; on POCL entries are read, and written only when warming the
+ * caches on purpose, since writing one costs POCL a build of its own).
  *
  * One file per (source, options, the headers it includes, device, driver,
  * clrt version), named by a hash of those. The headers are found as the
@@ -35,6 +36,17 @@ int clrt__binary_cache_enabled(const clrt_context *ctx)
     if (ctx->no_disk_cache)
         return 0;
     return clrt__env_flag("CLRT_CACHE", !clrt__driver_caches_builds(&ctx->facts));
+}
+
+int clrt__binary_cache_stores(const clrt_context *ctx)
+{
+    if (!clrt__binary_cache_enabled(ctx))
+        return 0;
+    if (!clrt__driver_binary_costly(&ctx->facts) || atomic_load(&ctx->warming))
+        return 1;
+    /* on POCL only when asked: CLRT_CACHE=1 (unset is the default, 0 is off) */
+    const char *v = getenv("CLRT_CACHE");
+    return v && *v && clrt__env_flag("CLRT_CACHE", 0);
 }
 
 /* The key as text: the header every entry starts with. */

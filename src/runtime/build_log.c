@@ -42,7 +42,7 @@ double clrt__build_clock(void)
 static void cache_dir(const clrt_context *ctx, char *out, size_t cap)
 {
     out[0] = '\0';
-    if (clrt__binary_cache_enabled(ctx)) {
+    if (clrt__binary_cache_stores(ctx)) {
         if (clrt__cache_dir("programs", 0, out, cap) != 0)
             out[0] = '\0';
         return;

@@ -46,6 +46,9 @@ struct clrt_context {
      * costs a build of its own, ~2.5 s a matmul candidate on a cold cache,
      * and the user's cache would fill with entries never read again) */
     int no_disk_cache;
+    /* clrt_warm is filling the caches on this context: programs are stored
+     * even where storing costs the driver a build (POCL) */
+    atomic_int warming;
     char failure[512]; /* what made the context fail, for later calls */
 };
 

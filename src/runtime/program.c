@@ -73,7 +73,7 @@ static int build_program(clrt_context *ctx, const char *source, const char *opti
         clrt__live(CLRT__LIVE_PROGRAM, -1);
         return status;
     }
-    if (key)
+    if (key && clrt__binary_cache_stores(ctx))
         clrt__binary_cache_store(key, program);
     clrt__build_log(ctx, what, clrt__build_clock() - t0, 0);
     *out = program;

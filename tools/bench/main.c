@@ -27,6 +27,7 @@
 #include "common/build_notice.h"
 #include "cases.h"
 #include "clblast.h"
+#include "cold.h"
 #include "first.h"
 #include "first_raw.h"
 #include "opts.h"
@@ -279,6 +280,22 @@ static int bench(int argc, char **argv)
     return failures ? 1 : plot_failed ? 3 : 0;
 }
 
+/* --cold: the cold-start table for every selected device, nothing else. */
+static int cold_start(int argc, char **argv)
+{
+    fill_report_header(argc, argv);
+    if (select_devices() != 0)
+        return 1;
+    clrt_device_info devs[BENCH_MAX_DEVICES];
+    size_t n = 0;
+    for (size_t d = 0; d < report.ndevices && n < BENCH_MAX_DEVICES; d++)
+        if (!report.devices[d].skipped)
+            devs[n++] = report.devices[d].info;
+    int rc = bench_cold_run(&opts, devs, n);
+    bench_report_free(&report);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     double t_main = bench_now();
@@ -291,6 +308,8 @@ int main(int argc, char **argv)
         return bench_first_child(&opts, t_main);
     if (opts.child_mode == 2)
         return bench_first_raw_child(&opts, t_main);
+    if (opts.child_mode == 3)
+        return bench_cold_child(&opts, t_main);
     if (opts.list) {
         list_devices();
         return 0;
@@ -299,5 +318,7 @@ int main(int argc, char **argv)
     tool_build_notice_install(0);
     if (opts.split)
         return bench_split_run(&opts);
+    if (opts.cold_start)
+        return cold_start(argc, argv);
     return bench(argc, argv);
 }

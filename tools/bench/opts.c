@@ -73,9 +73,13 @@ static const char *const usage_text[] = {
     "                    a raw OpenCL program's first one-line kernel (from source, and",
     "                    from a binary it stored itself)",
     "  --first-size N    the child's matmul size (default 1024)",
-    "  --cold            also run the child with every build cache off (CLRT_CACHE=0,",
-    "                    POCL_KERNEL_CACHE=0): the full compile (default unless --quick)",
-    "  --no-cold",
+    "  --no-cold         skip running that child with every build cache off (CLRT_CACHE=0,",
+    "                    POCL_KERNEL_CACHE=0: the full compile; done unless --quick)",
+    "  --cold            instead of the benchmark: for each --op and --dtype, a new process's",
+    "                    first result (context, buffers, kernel builds, the run; matmul",
+    "                    1024, the others 1e6 elements) from empty caches (a new, empty",
+    "                    CLRT_CACHE_DIR and POCL_CACHE_DIR), then the same again with what",
+    "                    that left in them (warm); a table, or JSON with --json",
     "  --forced-cache    also run the child with clrt's own program binary cache forced on",
     "                    (CLRT_CACHE=1; by default clrt skips it only on NVIDIA, whose",
     "                    driver caches builds itself): writes to clrt's cache folder",
@@ -417,6 +421,16 @@ static int take_child_first_call(parse_state *p, char **v)
     return parse_count(v[2], &p->o.child_n);
 }
 
+/* internal: --child-cold OP f32|f64 N DEVICE */
+static int take_child_cold(parse_state *p, char **v)
+{
+    p->o.child_mode = 3;
+    p->o.child_op = bench_op_by_name(v[0]);
+    p->o.child_dbl = strcmp(v[1], "f64") == 0;
+    p->o.child_device = v[3];
+    return p->o.child_op < 0 ? -1 : parse_count(v[2], &p->o.child_n);
+}
+
 /* internal: --child-raw-first P:D BINARY-FILE|- */
 static int take_child_raw_first(parse_state *p, char **v)
 {
@@ -454,7 +468,7 @@ static const option options[] = {
     /* extra measurements */
     SWITCH("--no-first", o.first, 0), SWITCH("--no-child", o.child, 0),
     VALUES("--first-size", NULL, 1, take_first_size),
-    SWITCH("--cold", cold, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
+    SWITCH("--cold", o.cold_start, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
     SWITCH("--no-overhead", o.overhead, 0), SWITCH("--no-default", o.compare_default, 0),
     /* references */
     SWITCH("--no-openblas", o.openblas, 0), SWITCH("--no-clblast", o.clblast, 0), SWITCH("--no-host", o.host, 0),
@@ -469,6 +483,7 @@ static const option options[] = {
     /* internal: the child processes of the first-call measurements */
     VALUES("--child-first-call", NULL, 3, take_child_first_call),
     VALUES("--child-raw-first", NULL, 2, take_child_raw_first),
+    VALUES("--child-cold", NULL, 4, take_child_cold),
 };
 
 static const option *find_option(const char *arg)

@@ -43,6 +43,7 @@ typedef struct bench_opts {
     int compare_default;        /* also time the default parameters when tuned ones are in use */
     int gemm_extras;            /* products: also alpha/beta and views side by side */
     int split;                  /* --op split: one product split across the --device list (bench/split.c) */
+    int cold_start;             /* --cold: the cold-start table (bench/cold.c) instead of the benchmark */
     int sizes_given;            /* --sizes was given (split: else its own default size) */
     enum bench_format format;
     const char *plot;           /* PNG path, or NULL */
@@ -55,7 +56,8 @@ typedef struct bench_opts {
     const char *tune_file;      /* write here instead of the standard place */
     int tune_dry_run;
     /* internal: the child of the first-call measurement */
-    int child_mode;             /* 1: --child-first-call, 2: --child-raw-first */
+    int child_mode;             /* 1: --child-first-call, 2: --child-raw-first, 3: --child-cold */
+    int child_op;               /* --child-cold: enum bench_op */
     const char *child_device;
     int child_dbl;
     size_t child_n;
