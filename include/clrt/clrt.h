@@ -273,7 +273,7 @@ typedef struct clrt_build_event {
                                 program cache or the driver's own folder; "" when unknown */
     double seconds;      /**< wall time of the build. POCL generates machine code at
                               a kernel's first launch, after this */
-    clrt_build_source source;
+    clrt_build_source source; /**< compiled from source, or loaded from clrt's cache */
 } clrt_build_event;
 /** Called once per build, on the thread that asked for it: the event and a
  *  one-line text of it ("clrt: built matmul float32 [...] for <device> in
