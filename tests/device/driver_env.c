@@ -9,55 +9,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "common/capture.h"
 #include "common/test_util.h"
 
-/* The process's stderr goes to a temporary file from main()'s first line:
- * clrt speaks at its first discovery, which tu_require_device makes. */
-static int capture_fd = -1, saved_fd = -1;
-
-static void capture_start(void)
-{
-    char path[] = "/tmp/clrt-driver-env-XXXXXX";
-    capture_fd = mkstemp(path);
-    if (capture_fd < 0)
-        return;
-    unlink(path);
-    fflush(stderr);
-    saved_fd = dup(STDERR_FILENO);
-    dup2(capture_fd, STDERR_FILENO);
-}
-
-/* Back to the real stderr; what was written meanwhile in out. */
-static void capture_end(char *out, size_t cap)
-{
-    fflush(stderr);
-    dup2(saved_fd, STDERR_FILENO);
-    close(saved_fd);
-    ssize_t n = pread(capture_fd, out, cap - 1, 0);
-    out[n > 0 ? n : 0] = '\0';
-    close(capture_fd);
-}
-
+/* An add on a new context of the default device, checked. */
 static void add_on_default_device(void)
 {
     clrt_context *ctx;
     clrt_queue *q;
-    clrt_buffer *a, *c;
     TU_OK(clrt_context_create(&ctx, NULL));
     TU_OK(clrt_queue_create(&q, ctx));
-    TU_OK(clrt_buffer_create(&a, ctx, CLRT_FLOAT32, 5, 7));
-    TU_OK(clrt_buffer_create(&c, ctx, CLRT_FLOAT32, 5, 7));
     float x[35], y[35];
     clrt__ref_fill(x, CLRT_FLOAT32, 35, 3);
-    TU_OK(clrt_buffer_write(q, a, x, 35));
-    TU_OK(clrt_add(q, c, a, a));
-    TU_OK(clrt_buffer_read(q, c, y, 35));
+    tu_device_add(ctx, q, CLRT_FLOAT32, y, x, x, 35);
     for (int i = 0; i < 35; i++)
         assert_true(y[i] == x[i] + x[i]);
-    clrt_buffer_destroy(a);
-    clrt_buffer_destroy(c);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
 }
@@ -66,9 +33,8 @@ static void pocl_cache_folder(void **state)
 {
     (void)state;
     char err[4096];
-    assert_true(capture_fd >= 0);
     add_on_default_device();
-    capture_end(err, sizeof err);
+    tu_captured_stderr(err, sizeof err);
     const char *want = getenv("CLRT_TEST_EXPECT_POCL_DIR");
     print_message("stderr: %s\n", err[0] ? err : "(nothing)");
     if (!want) {
@@ -86,7 +52,9 @@ static void pocl_cache_folder(void **state)
 
 int main(void)
 {
-    capture_start();
+    /* from main()'s first line: clrt speaks at its first discovery, which
+     * tu_require_device makes */
+    tu_capture_stderr();
     tu_require_device();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(pocl_cache_folder, tu_teardown_no_live),

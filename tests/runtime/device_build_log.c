@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "common/capture.h"
 #include "common/temp_files.h"
 #include "common/test_util.h"
 
@@ -129,23 +129,12 @@ static void cached_builds_say_so(void **state)
 static void env_switch_prints(void **state)
 {
     (void)state;
-    char path[] = "/tmp/clrt-build-log-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    unlink(path);
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    dup2(fd, STDERR_FILENO);
+    tu_capture_stderr();
     setenv("CLRT_LOG", "1", 1);
     builds();
     unsetenv("CLRT_LOG");
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
     char text[8192];
-    ssize_t n = pread(fd, text, sizeof text - 1, 0);
-    close(fd);
-    text[n > 0 ? n : 0] = '\0';
+    tu_captured_stderr(text, sizeof text);
     assert_non_null(strstr(text, "clrt: built elementwise float32"));
     assert_non_null(strstr(text, "clrt: built matmul float32"));
     assert_non_null(strstr(text, "clrt: built user for"));
