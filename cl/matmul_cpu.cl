@@ -230,25 +230,12 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
         return;
 
     const int use_beta = beta != (REAL)(0); /* uniform: beta == 0 never reads C */
-    if (r == row0 && c == col0 && r + TM <= M && c + TN <= N) {
-        /* the tile is all this work-item's and inside C: whole vectors */
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {
-            __global REAL *Cr = C + (r + i) * ldc + c;
-#pragma unroll
-            for (int j = 0; j < NV; ++j) {
-                REALV v = alpha * acc[i][j];
-                if (use_beta)
-                    v = fma((REALV)(beta), VLOAD(j, Cr), v);
-                VSTORE(v, j, Cr);
-            }
-        }
-        return;
-    }
-    /* An edge tile (moved back inside C, or C thinner than a tile): element by
-     * element, those this work-item owns. A loop, not unrolled: edge tiles are
-     * few, and unrolling TM x TN guarded stores made the kernel take seconds
-     * longer to compile. */
+    /* The accumulators go to a private tile first, then a loop (not unrolled)
+     * stores what this work-item owns: whole vectors where they lie inside C,
+     * element by element at its edges. Unrolled over TM x NV x VW guarded
+     * stores, the epilogue made POCL take seconds to compile each variant;
+     * storing straight from the accumulators in a rolled loop would index
+     * them with a variable and take them out of registers for the k loop. */
     REAL tile[TM][TN];
 #pragma unroll
     for (int i = 0; i < TM; ++i)
@@ -262,11 +249,22 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             continue;
         __global REAL *Cr = C + rr * ldc;
 #pragma unroll 1
-        for (int j = 0; j < TN; ++j)
-            if (c + j >= col0 && c + j < N) {
-                const REAL v = alpha * tile[i][j];
-                Cr[c + j] = use_beta ? fma(beta, Cr[c + j], v) : v;
+        for (int j = 0; j < NV; ++j) {
+            const size_t cj = c + j * VW;
+            if (cj >= col0 && cj + VW <= N) {
+                REALV v = alpha * VLOAD(j, tile[i]);
+                if (use_beta)
+                    v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
+                VSTORE(v, 0, Cr + cj);
+            } else {
+#pragma unroll 1
+                for (int q = 0; q < VW; ++q)
+                    if (cj + q >= col0 && cj + q < N) {
+                        const REAL v = alpha * tile[i][j * VW + q];
+                        Cr[cj + q] = use_beta ? fma(beta, Cr[cj + q], v) : v;
+                    }
             }
+        }
     }
 }
 
