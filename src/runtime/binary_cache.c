@@ -82,8 +82,8 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *o
     size_t len = 0;
     int hit = 0, rejected = 0;
     if (entry_path(header, 0, dir, sizeof dir, path, sizeof path) != 0 ||
-        clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
-        goto done; /* no entry: a plain miss */
+        clrt__cache_file_read(path, MAX_ENTRY, &data, &len) != 0)
+        goto done; /* no entry (or one base/trust.h does not trust): a plain miss */
 
     size_t hlen = strlen(header);
     if (len < hlen || memcmp(data, header, hlen) != 0) {

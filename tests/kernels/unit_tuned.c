@@ -1,5 +1,5 @@
 /* The tuned-parameter file (src/kernels/tuned.c), no device needed: what is accepted,
- * and that corrupt, foreign and invalid files are refused as a whole. */
+ * and that corrupt, foreign, invalid and untrusted (base/trust.h) files are refused as a whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -456,7 +456,7 @@ static void paths_and_switches(void **state)
     /* written, then loaded */
     assert_int_equal(clrt__tuned_path(&info, 1, path, sizeof path), 0);
     sample_set(&set);
-    assert_int_equal(clrt__tuned_write(path, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(path, &info, &set, NULL, 0), 0);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
     assert_memory_equal(&got.e[CLRT__K_MATMUL][0].p, &set.e[CLRT__K_MATMUL][0].p, sizeof(clrt__pvals));
     setenv("CLRT_TUNED", "0", 1);
@@ -480,13 +480,13 @@ static void paths_and_switches(void **state)
     /* CLRT_TUNED_FILE: that file instead */
     char one[4400];
     snprintf(one, sizeof one, "%s/one.tuned", dir);
-    assert_int_equal(clrt__tuned_write(one, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, NULL, 0), 0);
     setenv("CLRT_TUNED_FILE", one, 1);
     assert_int_equal(clrt__tuned_path(&info, 0, path2, sizeof path2), 0);
     assert_string_equal(path2, one);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
     /* a file for another device there: ignored */
-    assert_int_equal(clrt__tuned_write(one, &other, &set), 0);
+    assert_int_equal(clrt__tuned_write(one, &other, &set, NULL, 0), 0);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
     /* a folder where the file should be: ignored, no crash */
     unlink(one);
@@ -499,6 +499,50 @@ static void paths_and_switches(void **state)
     rmdir(expect);
     rmdir(dir);
     unsetenv("CLRT_CACHE_DIR");
+}
+
+/* A tuned file, or its folder, that another user owns or may write, or a
+ * symbolic link where the file should be: never read nor written
+ * (base/trust.h), whichever way it is named. */
+static void untrusted_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clrt-unit-tuned-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char one[4400], link[4400], why[600];
+    snprintf(one, sizeof one, "%s/one.tuned", dir);
+    snprintf(link, sizeof link, "%s/link.tuned", dir);
+    clrt__tuned_set set, got;
+    sample_set(&set);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), 1);
+    assert_int_equal(chmod(one, 0666), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "writable by others"));
+    assert_int_equal(chmod(one, 0600), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "writable by others"));
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_int_equal(symlink(one, link), 0);
+    setenv("CLRT_TUNED_FILE", link, 1);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
+    unsetenv("CLRT_TUNED_FILE");
+    assert_int_equal(clrt__tuned_write(link, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "symbolic link"));
+    if (geteuid() == 0) {
+        assert_int_equal(chown(one, 65534, 65534), 0);
+        assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+        assert_int_equal(chown(one, 0, 0), 0);
+    } else {
+        print_message("skipped: a tuned file of another user needs root to make\n");
+    }
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), 1);
+    unlink(link);
+    unlink(one);
+    rmdir(dir);
 }
 
 int main(void)
@@ -514,6 +558,7 @@ int main(void)
         cmocka_unit_test_setup(register_tile_groups_are_bounded, setup),
         cmocka_unit_test_setup(every_parameter_everywhere, setup),
         cmocka_unit_test_setup(paths_and_switches, setup),
+        cmocka_unit_test_setup(untrusted_files, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
