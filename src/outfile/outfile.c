@@ -262,17 +262,50 @@ int clrt__outfile_open(clrt__outfile *o, const char *path, int flags)
     return rc;
 }
 
+/* The folder part of path into dir ("." when it has none). */
+static void folder_of(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    snprintf(dir, cap, "%.*s", n ? (int)n : 1, n ? path : ".");
+}
+
+int clrt__outfile_check(const char *path, int flags, char *why, size_t cap)
+{
+    clrt__outfile o;
+    memset(&o, 0, sizeof o);
+    int rc = 0, direct = 0;
+    struct stat st;
+    if (!path || !*path)
+        rc = fail(&o, ENOENT, "cannot write a file without a name");
+    else if (!(o.path = (flags & CLRT__OUT_FOLLOW) ? final_target(path) : strdup(path)))
+        rc = fail(&o, errno, "cannot follow the symbolic link %s", path);
+    else if (lstat(o.path, &st) == 0) {
+        direct = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+        if (S_ISDIR(st.st_mode))
+            rc = fail(&o, EISDIR, "cannot write %s", o.path);
+        else if (!direct && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+            rc = fail(&o, EINVAL, "cannot write %s", o.path);
+    } else if (errno != ENOENT)
+        rc = fail(&o, errno, "cannot write %s", o.path);
+    char dir[LINK_CAP];
+    if (rc == 0 && !direct) { /* the temporary file goes beside it: the folder must take one */
+        folder_of(o.path, dir, sizeof dir);
+        if (access(dir, W_OK | X_OK) != 0)
+            rc = fail(&o, errno, "cannot write %s", o.path);
+    }
+    if (rc != 0 && why && cap)
+        snprintf(why, cap, "%s", o.why);
+    free(o.path);
+    return rc;
+}
+
 /* After the rename: the folder's entry on disk too (best effort: the file
  * is whole either way, and some file systems cannot sync a folder). */
 static void sync_folder(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[LINK_CAP];
-    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
-    if (n >= sizeof dir)
-        return;
-    memcpy(dir, n ? path : ".", n ? n : 1);
-    dir[n ? n : 1] = '\0';
+    folder_of(path, dir, sizeof dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         (void)fsync(fd);
@@ -335,14 +368,56 @@ int clrt__outfile_write_all(const char *path, const void *data, size_t len, int 
     return rc;
 }
 
+/* stdout as clrt__stdout_watch makes it: each write to fd 1 checked, the first
+ * failure's errno kept for clrt__stdout_close. */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
+{
+    (void)cookie;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(1, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (!stdout_errno)
+                stdout_errno = w < 0 ? errno : EIO;
+            break;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int stdout_close(void *cookie)
+{
+    (void)cookie;
+    int rc = close(1);
+    if (rc != 0 && !stdout_errno)
+        stdout_errno = errno;
+    return rc;
+}
+
+void clrt__stdout_watch(void)
+{
+    cookie_io_functions_t io = {.read = NULL, .write = stdout_write, .seek = NULL, .close = stdout_close};
+    fflush(stdout);
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return; /* plain stdout: still checked at the close, its reason perhaps lost */
+    setvbuf(f, NULL, isatty(1) ? _IOLBF : _IOFBF, BUFSIZ);
+    stdout = f; /* glibc's streams are variables a program may set */
+}
+
 int clrt__stdout_close(char *why, size_t cap)
 {
     errno = 0;
-    int bad = fflush(stdout) != 0 || ferror(stdout);
-    int err = errno;
+    int bad = fflush(stdout) != 0 || ferror(stdout) || stdout_errno;
+    int err = stdout_errno ? stdout_errno : errno;
     if (fclose(stdout) != 0 && !bad) {
         bad = 1;
-        err = errno;
+        err = stdout_errno ? stdout_errno : errno;
     }
     if (bad && why && cap)
         snprintf(why, cap, "cannot write the output (stdout): %s", strerror(err ? err : EIO));

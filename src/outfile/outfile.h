@@ -51,6 +51,12 @@ typedef struct clrt__outfile {
  * errno the OS's reason); o holds nothing to release after a failure. */
 int clrt__outfile_open(clrt__outfile *o, const char *path, int flags);
 
+/* Whether path could be opened for writing by the rules above, found out
+ * without writing or opening anything (a FIFO is not waited on): a folder
+ * there, a missing folder, a folder that takes no new file. 0, or -1 with why
+ * set. For a tool to refuse an output before hours of work, not after. */
+int clrt__outfile_check(const char *path, int flags, char *why, size_t cap);
+
 /* Finish the file: flush and check every write, fsync, close, rename. 0, or
  * -1 with o->why set and the temporary file removed. Releases o either way. */
 int clrt__outfile_commit(clrt__outfile *o);
@@ -62,9 +68,15 @@ void clrt__outfile_abandon(clrt__outfile *o);
 /* open, one write of len bytes, commit: 0, or -1 with why (cap bytes) set. */
 int clrt__outfile_write_all(const char *path, const void *data, size_t len, int flags, char *why, size_t cap);
 
+/* From now on every write to stdout is checked and the first failure's
+ * reason kept (stdout becomes a stream over fd 1 that does so; buffered as
+ * before: by lines on a terminal, else in blocks). Call first in main(). */
+void clrt__stdout_watch(void);
+
 /* stdout flushed and closed, every write to it checked (a full disk behind a
- * redirection, a closed pipe's EPIPE): 0, or -1 with why set. Call once, at
- * the end: nothing may be written to stdout afterwards. */
+ * redirection, a closed pipe's EPIPE): 0, or -1 with why set (the OS's reason
+ * when clrt__stdout_watch ran first). Call once, at the end: nothing may be
+ * written to stdout afterwards. */
 int clrt__stdout_close(char *why, size_t cap);
 
 /* Hold SIGINT, SIGTERM and SIGHUP while a file is being replaced: each is

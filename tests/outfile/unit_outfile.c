@@ -283,7 +283,8 @@ static void signals_wait_for_the_file(void **state)
     signal(SIGTERM, SIG_DFL);
 }
 
-/* stdout to a full device: the close says so (in a child: it closes stdout). */
+/* stdout to a full device: the close says so, with the first failed write's
+ * reason (in a child: it closes stdout). */
 static void stdout_checked(void **state)
 {
     (void)state;
@@ -292,7 +293,10 @@ static void stdout_checked(void **state)
     if (pid == 0) {
         if (!freopen("/dev/full", "w", stdout))
             _exit(3);
-        printf("a report nobody will read\n");
+        clrt__stdout_watch();
+        /* more than a buffer: the first failed write's reason must last */
+        for (int i = 0; i < 10000; i++)
+            printf("a report nobody will read\n");
         char why[400] = "";
         int rc = clrt__stdout_close(why, sizeof why);
         _exit(rc == -1 && strstr(why, "No space left on device") ? 0 : 1);

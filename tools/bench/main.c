@@ -25,6 +25,7 @@
 #include <clrt/clrt.h>
 
 #include "cases.h"
+#include "common/output.h"
 #include "clblast.h"
 #include "first.h"
 #include "first_raw.h"
@@ -251,6 +252,11 @@ static void print_report(void)
 /* The benchmark proper: every selected device, then the report. */
 static int bench(int argc, char **argv)
 {
+    char err[700];
+    if (opts.plot && tool_out_check(opts.plot, err, sizeof err) != 0) { /* before the work, not after */
+        fprintf(stderr, "clrt-bench: --plot %s\n", err);
+        return 2;
+    }
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;
@@ -269,14 +275,14 @@ static int bench(int argc, char **argv)
     failures += report_failures();
     report.quiet = *bench_quiet_stats();
     print_report();
-    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
+    const int plot = opts.plot ? bench_plot(&report, opts.plot) : 0;
     bench_report_free(&report);
     if (failures)
         fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
-    return failures ? 1 : plot_failed ? 3 : 0;
+    return failures ? 1 : plot == -2 ? 2 : plot ? 3 : 0;
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     double t_main = bench_now();
     int rc = bench_opts_parse(&opts, argc, argv);
@@ -295,4 +301,12 @@ int main(int argc, char **argv)
     if (opts.split)
         return bench_split_run(&opts);
     return bench(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    tool_stdout_watch();
+    const int rc = bench_main(argc, argv);
+    /* the report on stdout, checked to its end: output lost is a failure */
+    return tool_stdout_close("clrt-bench") != 0 && rc == 0 ? 2 : rc;
 }
