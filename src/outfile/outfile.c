@@ -19,6 +19,11 @@ enum { MAX_LINKS = 40, LINK_CAP = 4096, TEMP_TRIES = 100 };
 
 /* o->why = "<what>: <the OS's reason>"; -1. errno is kept for the caller. */
 static int fail(clrt__outfile *o, int err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int fail(clrt__outfile *o, int err, const char *fmt, ...)
 {
     char what[256];
     va_list ap;
