@@ -6,8 +6,9 @@
  * /dev/null stays the device), a folder or a missing folder is refused before
  * any work. A write that fails (a file size limit, /dev/full, a full tmpfs as
  * root, stdout on /dev/full) exits 2 with one line naming the file and the
- * OS's reason, leaves the earlier file as it was and no temporary file. On
- * POCL (real runs of the tools, on a tiny dataset). */
+ * OS's reason, leaves the earlier file as it was and no temporary file; so
+ * does a tuned file clrt-bench --tune may not write (a folder anyone may
+ * write). On POCL (real runs of the tools, on a tiny dataset). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,32 @@ static void bench_plot_through_link(void **state)
     free(png);
 }
 
+/* clrt-bench --tune: a --tune-file that cannot be written is refused before
+ * the search; a tuned file in a cache folder anyone may write is never
+ * written (base/trust.h), and the run says so and exits 2. */
+static void bench_tuned_file(void **state)
+{
+    (void)state;
+    char adir[512];
+    tf_path(adir, sizeof adir, "adir");
+    mkdir(adir, 0755);
+    failed(run("'" CLRT_BENCH_PATH "' --tune --tune-only --op add --dtype f32 --quick --no-progress "
+               "--tune-file adir"),
+           "--tune-file|adir|Is a directory");
+    char open_dir[512];
+    tf_path(open_dir, sizeof open_dir, "open-cache");
+    assert_int_equal(mkdir(open_dir, 0777), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "CLRT_CACHE_DIR='%s' '%s' --tune --tune-only --op add --dtype f32 --quick --no-progress >/dev/null",
+             open_dir, CLRT_BENCH_PATH);
+    failed(run(cmd), "cannot write the tuned|writable by others");
+    char tuned[600];
+    tf_path(tuned, sizeof tuned, "open-cache/tuned");
+    assert_int_equal(tu_each_entry(tuned, NULL, NULL), 0);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -250,6 +277,7 @@ int main(void)
         cmocka_unit_test(failed_writes_keep_earlier_files),
         cmocka_unit_test(full_filesystem),
         cmocka_unit_test(bench_plot_through_link),
+        cmocka_unit_test(bench_tuned_file),
     };
     int failed_tests = cmocka_run_group_tests(tests, NULL, NULL);
     tf_done();

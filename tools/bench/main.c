@@ -42,6 +42,8 @@
 
 static bench_opts opts;
 static bench_report report;
+/* --tune could not write the tuned file (said on stderr): exit 2 at the end */
+static int tuned_file_lost;
 
 /* ---- devices */
 
@@ -194,7 +196,7 @@ static int run_device(size_t d)
     if (bench_session_open(&s, &dev->info) != CLRT_OK)
         return skip_device(dev, "cannot open a context", &s);
     if (opts.tune) {
-        bench_tune_device(&s, d, &opts, &report);
+        tuned_file_lost |= bench_tune_device(&s, d, &opts, &report) == -2;
         bench_session_close(&s);
         if (opts.tune == 2) /* --tune-only */
             return 0;
@@ -253,8 +255,13 @@ static void print_report(void)
 static int bench(int argc, char **argv)
 {
     char err[700];
-    if (opts.plot && tool_out_check(opts.plot, err, sizeof err) != 0) { /* before the work, not after */
+    /* the files it will write: checked before the work, not after */
+    if (opts.plot && tool_out_check(opts.plot, err, sizeof err) != 0) {
         fprintf(stderr, "clrt-bench: --plot %s\n", err);
+        return 2;
+    }
+    if (opts.tune && !opts.tune_dry_run && opts.tune_file && tool_out_check(opts.tune_file, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --tune-file %s\n", err);
         return 2;
     }
     fill_report_header(argc, argv);
@@ -279,7 +286,7 @@ static int bench(int argc, char **argv)
     bench_report_free(&report);
     if (failures)
         fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
-    return failures ? 1 : plot == -2 ? 2 : plot ? 3 : 0;
+    return failures ? 1 : plot == -2 || tuned_file_lost ? 2 : plot ? 3 : 0;
 }
 
 static int bench_main(int argc, char **argv)

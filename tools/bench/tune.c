@@ -126,5 +126,5 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
         fprintf(stderr, "clrt-bench: tuned parameters written to %s; clrt reads them from there only with "
                         "CLRT_TUNED_FILE=%s\n",
                 o->tune_file, o->tune_file);
-    return failed_store ? -1 : 0;
+    return failed_store ? -2 : 0;
 }
