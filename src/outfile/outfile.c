@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,10 +176,11 @@ static int attach_stream(clrt__outfile *o)
 static void temp_name(char *out, const char *path, size_t plen)
 {
     static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    static unsigned counter;
+    static atomic_uint counter; /* the library's threads may write cache files at once */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 12) ^ ++counter;
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 12) ^
+                 atomic_fetch_add(&counter, 1u);
     memcpy(out, path, plen);
     memcpy(out + plen, ".tmp.", 5);
     for (int i = 0; i < 6; i++) {
