@@ -26,6 +26,7 @@
 
 #include "base/debug.h"
 #include "base/disk.h"
+#include "base/trust.h"
 #include "base/util.h"
 #include "runtime/binary_cache.h"
 
@@ -96,8 +97,8 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *o
     size_t len = 0;
     int hit = 0, rejected = 0;
     if (entry_path(header, 0, dir, sizeof dir, path, sizeof path) != 0 ||
-        clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
-        goto done; /* no entry: a plain miss */
+        clrt__cache_file_read(path, MAX_ENTRY, &data, &len) != 0)
+        goto done; /* no entry (or one base/trust.h does not trust): a plain miss */
 
     size_t hlen = strlen(header);
     if (len < hlen || memcmp(data, header, hlen) != 0) {
@@ -186,8 +187,12 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     memcpy(file, header, hlen);
     memcpy(file + hlen, trailer, (size_t)tn);
     memcpy(file + hlen + tn, bin, size);
-    if (clrt__file_write_atomic(path, file, total) == 0)
+    char why[600];
+    const int rc = clrt__cache_write(path, file, total, why, sizeof why);
+    if (rc == 0)
         clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
+    else if (rc == -2) /* a folder that is not the user's own: said by trust's warning */
+        clrt__untrusted_warn(path, why);
     else
         warn_unwritable(dir, errno);
 done:

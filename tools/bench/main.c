@@ -26,6 +26,7 @@
 
 #include "common/build_notice.h"
 #include "cases.h"
+#include "common/output.h"
 #include "clblast.h"
 #include "cold.h"
 #include "first.h"
@@ -43,6 +44,8 @@
 
 static bench_opts opts;
 static bench_report report;
+/* --tune could not write the tuned file (said on stderr): exit 2 at the end */
+static int tuned_file_lost;
 
 /* ---- devices */
 
@@ -197,7 +200,7 @@ static int run_device(size_t d)
     if (bench_session_open(&s, &dev->info) != CLRT_OK)
         return skip_device(dev, "cannot open a context", &s);
     if (opts.tune) {
-        bench_tune_device(&s, d, &opts, &report);
+        tuned_file_lost |= bench_tune_device(&s, d, &opts, &report) == -2;
         bench_session_close(&s);
         if (opts.tune == 2) /* --tune-only */
             return 0;
@@ -255,6 +258,16 @@ static void print_report(void)
 /* The benchmark proper: every selected device, then the report. */
 static int bench(int argc, char **argv)
 {
+    char err[700];
+    /* the files it will write: checked before the work, not after */
+    if (opts.plot && tool_out_check(opts.plot, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --plot %s\n", err);
+        return 2;
+    }
+    if (opts.tune && !opts.tune_dry_run && opts.tune_file && tool_out_check(opts.tune_file, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --tune-file %s\n", err);
+        return 2;
+    }
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;
@@ -273,11 +286,11 @@ static int bench(int argc, char **argv)
     failures += report_failures();
     report.quiet = *bench_quiet_stats();
     print_report();
-    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
+    const int plot = opts.plot ? bench_plot(&report, opts.plot) : 0;
     bench_report_free(&report);
     if (failures)
         fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
-    return failures ? 1 : plot_failed ? 3 : 0;
+    return failures ? 1 : plot == -2 || tuned_file_lost ? 2 : plot ? 3 : 0;
 }
 
 /* --cold: the cold-start table for every selected device, nothing else. */
@@ -296,7 +309,7 @@ static int cold_start(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
     double t_main = bench_now();
     int rc = bench_opts_parse(&opts, argc, argv);
@@ -321,4 +334,12 @@ int main(int argc, char **argv)
     if (opts.cold_start)
         return cold_start(argc, argv);
     return bench(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    tool_stdout_watch();
+    const int rc = bench_main(argc, argv);
+    /* the report on stdout, checked to its end: output lost is a failure */
+    return tool_stdout_close("clrt-bench") != 0 && rc == 0 ? 2 : rc;
 }

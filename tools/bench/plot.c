@@ -1,12 +1,17 @@
 /* clrt-bench --plot (see bench/plot.h). The script and its data go to
- * gnuplot on a pipe; nothing else is written. */
+ * gnuplot in a temporary file; the PNG it prints is written to the --plot
+ * file through common/output.h (whole or not at all, every write checked). */
 #include "plot.h"
 #include "plot_math.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/output.h"
 
 static int have_gnuplot(void)
 {
@@ -138,6 +143,79 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
         fprintf(g, "plot %s\n", plot);
 }
 
+/* A new file for the script (in $TMPDIR, else /tmp), its name in path. */
+static FILE *script_open(char *path, size_t cap)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, cap, "%s/clrt-bench-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    FILE *g = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !g) {
+        close(fd);
+        unlink(path);
+    }
+    return g;
+}
+
+/* gnuplot run on script, what it prints (the PNG) read into *png (malloc'd):
+ * 0, or -1 when it could not run or failed. */
+static int render(const char *script, unsigned char **png, size_t *len)
+{
+    int fds[2];
+    *png = NULL;
+    *len = 0;
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t cap = 0;
+    int ok = pid > 0;
+    for (ssize_t got = 1; ok && got > 0;) {
+        if (*len == cap) {
+            unsigned char *grown = realloc(*png, cap = cap ? cap * 2 : 1 << 16);
+            if (!(ok = grown != NULL))
+                break;
+            *png = grown;
+        }
+        got = read(fds[0], *png + *len, cap - *len);
+        if (got < 0 && errno == EINTR)
+            got = 1;
+        else if (got < 0)
+            ok = 0;
+        else
+            *len += (size_t)got;
+    }
+    close(fds[0]);
+    int status = 0;
+    if (pid > 0 && waitpid(pid, &status, 0) != pid)
+        ok = 0;
+    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && *len > 0 ? 0 : -1;
+}
+
+/* The whole script: every panel, then the end of the multiplot. */
+static void write_script(FILE *g, const bench_report *r, const int panels[4][2], int np,
+                         const bench_math_panel *math, int nm)
+{
+    int cols = np + nm > 1 ? 2 : 1, rows = (np + nm + cols - 1) / cols;
+    /* no "set output": the PNG comes back on gnuplot's stdout */
+    fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
+    fprintf(g, "set grid\nset key below font ',9'\n");
+    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s\"\n", rows, cols,
+            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date);
+    for (int p = 0; p < np; p++)
+        line_panel(g, r, panels[p][0], panels[p][1]);
+    for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */
+        bench_plot_math_panel(g, r, &math[p], p);
+    fprintf(g, "unset multiplot\n");
+}
+
 int bench_plot(const bench_report *r, const char *png)
 {
     if (!have_gnuplot()) {
@@ -153,28 +231,24 @@ int bench_plot(const bench_report *r, const char *png)
         fprintf(stderr, "clrt-bench: nothing to plot (no square matmul, add or math family results)\n");
         return -1;
     }
-    int cols = np + nm > 1 ? 2 : 1, rows = (np + nm + cols - 1) / cols;
-    char quoted[4096];
-    plain(quoted, sizeof quoted, png);
-    FILE *g = popen("gnuplot", "w");
+    char script[4200];
+    FILE *g = script_open(script, sizeof script);
     if (!g) {
-        fprintf(stderr, "clrt-bench: cannot start gnuplot\n");
+        fprintf(stderr, "clrt-bench: cannot write gnuplot's script to %s: %s\n", script, strerror(errno));
         return -1;
     }
-    fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
-    fprintf(g, "set output \"%s\"\n", quoted);
-    fprintf(g, "set grid\nset key below font ',9'\n");
-    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s\"\n", rows, cols,
-            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date);
-    for (int p = 0; p < np; p++)
-        line_panel(g, r, panels[p][0], panels[p][1]);
-    for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */
-        bench_plot_math_panel(g, r, &math[p], p);
-    fprintf(g, "unset multiplot\n");
-    int status = pclose(g);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    write_script(g, r, panels, np, math, nm);
+    unsigned char *image = NULL;
+    size_t len = 0;
+    int rc = ferror(g) | (fclose(g) != 0) ? -1 : render(script, &image, &len);
+    unlink(script);
+    if (rc != 0)
         fprintf(stderr, "clrt-bench: gnuplot failed; no plot written to %s\n", png);
-        return -1;
+    char err[700];
+    if (rc == 0 && tool_out_write(png, image, len, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --plot %s\n", err);
+        rc = -2;
     }
-    return 0;
+    free(image);
+    return rc;
 }

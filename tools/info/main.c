@@ -6,6 +6,7 @@
 
 #include <clrt/clrt.h>
 
+#include "common/output.h"
 #include "kernels.h"
 #include "warm.h"
 
@@ -39,7 +40,7 @@ static int usage(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
-int main(int argc, char **argv)
+static int info_main(int argc, char **argv)
 {
     int show_default = 0;
     for (int i = 1; i < argc; i++) {
@@ -112,4 +113,12 @@ int main(int argc, char **argv)
         clrt_context_destroy(ctx);
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tool_stdout_watch();
+    const int rc = info_main(argc, argv);
+    /* what it printed, checked to its end (a full disk behind a redirection) */
+    return tool_stdout_close("clrt-info") != 0 && rc == 0 ? 2 : rc;
 }

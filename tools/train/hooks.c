@@ -3,7 +3,7 @@
 #include "hooks.h"
 
 #include "common/build_notice.h"
-
+#include "common/output.h"
 #include "device.h"
 #include "run.h"
 
@@ -29,5 +29,10 @@ int train_main(int argc, char **argv, const train_hooks *h)
         return st;
     /* a first run on empty caches compiles for a while: say so, once */
     tool_build_notice_install(0);
-    return h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
+    tool_stdout_watch();
+    st = h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
+    /* the loss lines and classes on stdout are output too: checked */
+    if (tool_stdout_close("clrt-train") != 0 && st == 0)
+        st = 2;
+    return st;
 }

@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest --epochs, --batch and --lr: a --resume file's settings are
+ * held to them too (train/state.c). */
+#define TRAIN_EPOCHS_MAX 100000u
+#define TRAIN_BATCH_MAX 65536u
+#define TRAIN_LR_MAX 1e6
+
 typedef struct train_opts {
     const char *data;        /* --data DIR, or NULL: the installed dataset */
     unsigned epochs;         /* --epochs, default 2 */
