@@ -15,7 +15,8 @@
  * loops and checks), bench_ops (the operations), bench_clblast, bench_print
  * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
- * bench_progress, bench_split (one product across devices). This file picks the devices and runs it all. */
+ * bench_progress, bench_split (one product across devices), bench_openblas_force
+ * (OpenBLAS at its best core). This file picks the devices and runs it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "cold.h"
 #include "first.h"
 #include "first_raw.h"
+#include "openblas_force.h"
 #include "opts.h"
 #include "overhead.h"
 #include "plot.h"
@@ -130,18 +132,28 @@ static void fill_report_header(int argc, char **argv)
     report.built_clblast = bench_have_clblast();
     report.have_openblas = opts.openblas && bench_have_openblas();
     if (report.have_openblas) {
-        snprintf(report.openblas_core, sizeof report.openblas_core, "%s", bench_openblas_core());
         snprintf(report.openblas_config, sizeof report.openblas_config, "%s", bench_openblas_config());
         report.openblas_threads = bench_openblas_threads();
-        report.openblas_core_older = bench_openblas_core_older();
-        const char *env = getenv("OPENBLAS_CORETYPE");
-        snprintf(report.openblas_coretype_env, sizeof report.openblas_coretype_env, "%s", env ? env : "");
+        report.openblas = *bench_openblas_state_get();
     }
     report.have_clblast = opts.clblast && bench_have_clblast();
     if (report.have_clblast)
         snprintf(report.clblast_version, sizeof report.clblast_version, "%s", bench_clblast_version());
     report.have_host = opts.host;
     report.host_threads = opts.host_threads;
+}
+
+/* --openblas-core: "BEST RUNNING" on one line, for scripts. */
+static int openblas_query(void)
+{
+    bench_openblas_inspect();
+    const bench_openblas_state *s = bench_openblas_state_get();
+    if (!s->present) {
+        fprintf(stderr, "clrt-bench: not built with OpenBLAS (Debian: libopenblas-dev, then reconfigure)\n");
+        return 1;
+    }
+    printf("%s %s\n", s->best[0] ? s->best : "-", s->core);
+    return 0;
 }
 
 /* ---- the run */
@@ -314,6 +326,12 @@ int main(int argc, char **argv)
         list_devices();
         return 0;
     }
+    if (opts.openblas_query)
+        return openblas_query();
+    /* OpenBLAS at its best core: this may start the process again (once),
+     * so before anything is measured or printed */
+    if (opts.openblas && !opts.cold_start && !opts.split)
+        bench_openblas_settle(argv);
     /* a first run on empty caches compiles for a while: say so, once */
     tool_build_notice_install(0);
     if (opts.split)

@@ -49,6 +49,7 @@ typedef struct bench_opts {
     const char *plot;           /* PNG path, or NULL */
     int progress;               /* -1: when stderr is a terminal */
     int list;
+    int openblas_query;         /* --openblas-core: say the best OpenBLAS core and the one that runs, and exit */
     /* --tune */
     int tune;
     size_t tune_size;

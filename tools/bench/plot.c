@@ -69,14 +69,16 @@ static int find_panels(const bench_report *r, int panels[4][2])
     return np;
 }
 
-/* A series' title in the key: the host references by name, the others
- * with their device. */
+/* A series' title in the key: the host references by name (OpenBLAS with
+ * its core), the others with their device. */
 static void series_title(const bench_report *r, size_t d, int impl, char *title, size_t cap)
 {
-    char name[300];
+    char name[300], core[80] = "";
     plain(name, sizeof name, r->devices[d].info.name);
+    if (impl == IMPL_OPENBLAS && r->openblas.core[0])
+        snprintf(core, sizeof core, " %.60s", r->openblas.core);
     if (shared_impl(impl))
-        snprintf(title, cap, "%s (host)", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop");
+        snprintf(title, cap, "%s%s (host)", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop", core);
     else
         snprintf(title, cap, "%s on %zu %.60s", bench_impl_name[impl], r->devices[d].info.index, name);
 }
@@ -124,7 +126,7 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
                 continue;
             if (shared_impl(impl))
                 host_done[impl] = 1;
-            char title[400];
+            char title[512];
             series_title(r, d, impl, title, sizeof title);
             write_points(g, r, d, op, dbl, impl, series);
             int n = snprintf(plot + used, sizeof plot - used, "%s$S%d using 1:2 with linespoints title \"%s\"",
@@ -136,6 +138,19 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
     }
     if (series)
         fprintf(g, "plot %s\n", plot);
+}
+
+/* The title's further line: the OpenBLAS core (forced or not, and by
+ * whom) after a gnuplot line break ("\\n" in its double-quoted string); ""
+ * without OpenBLAS. */
+static void plot_refs_lines(const bench_report *r, char *buf, size_t cap)
+{
+    char text[600], core[600] = "";
+    if (r->have_openblas) {
+        bench_openblas_core_text(&r->openblas, text, sizeof text);
+        plain(core, sizeof core, text);
+    }
+    snprintf(buf, cap, "%s%s", core[0] ? "\\nOpenBLAS " : "", core);
 }
 
 int bench_plot(const bench_report *r, const char *png)
@@ -164,8 +179,10 @@ int bench_plot(const bench_report *r, const char *png)
     fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
     fprintf(g, "set output \"%s\"\n", quoted);
     fprintf(g, "set grid\nset key below font ',9'\n");
-    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s\"\n", rows, cols,
-            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date);
+    char refs[1024];
+    plot_refs_lines(r, refs, sizeof refs);
+    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s%s\"\n", rows, cols,
+            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date, refs);
     for (int p = 0; p < np; p++)
         line_panel(g, r, panels[p][0], panels[p][1]);
     for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */

@@ -240,8 +240,9 @@ static void print_refs(FILE *f, const bench_report *r)
     fprintf(f, "references:");
     int any = 0;
     if (r->have_openblas) {
-        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (core %s, %d threads%s%s)", r->openblas_core, r->openblas_threads,
-                r->openblas_coretype_env[0] ? ", forced by OPENBLAS_CORETYPE=" : "", r->openblas_coretype_env);
+        char core[512];
+        bench_openblas_core_text(&r->openblas, core, sizeof core);
+        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (%s; %d threads)", core, r->openblas_threads);
         any = 1;
     }
     if (r->have_clblast) {
@@ -263,10 +264,12 @@ static void print_refs(FILE *f, const bench_report *r)
     if (!r->have_host)
         fprintf(f, "; no host loops (--no-host)");
     fputc('\n', f);
-    if (r->have_openblas && r->openblas_core_older)
-        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it can be far from its best\n"
-                   "      (AVX2 kernels on a CPU with AVX-512 can run at half its speed), so x OB flatters clrt.\n",
-                r->openblas_core, r->openblas_coretype_env[0] ? " (forced by OPENBLAS_CORETYPE)" : "");
+    if (r->have_openblas && r->openblas.older)
+        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU's best (%s): it can be far from its\n"
+                   "      best (AVX2 kernels on a CPU with AVX-512 can run at half its speed, SSE3 ones at a fifth),\n"
+                   "      so x OB flatters clrt%s.\n",
+                r->openblas.core, r->openblas.best,
+                r->openblas.user_set ? "; unset OPENBLAS_CORETYPE and clrt-bench forces the best itself" : "");
 }
 
 void bench_print_table(FILE *f, const bench_report *r)

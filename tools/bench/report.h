@@ -8,6 +8,7 @@
 
 #include <clrt/clrt.h>
 
+#include "openblas_force.h"
 #include "ops.h"
 #include "timing.h"
 
@@ -152,10 +153,9 @@ typedef struct bench_report {
     const char *clrt_version;
     int have_openblas, have_clblast, have_host;
     int built_openblas, built_clblast; /* compiled in (else the bench says how to get them) */
-    char openblas_core[64], openblas_config[256];
+    char openblas_config[256];
     int openblas_threads;
-    char openblas_coretype_env[64];
-    int openblas_core_older;   /* bench_openblas_core_older() */
+    bench_openblas_state openblas; /* the core that ran, the CPU's best, who chose it */
     bench_quiet quiet;         /* the waits for OpenBLAS's spinning threads */
     char clblast_version[32];
     int host_threads;
