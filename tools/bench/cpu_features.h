@@ -1,7 +1,8 @@
 /* The instruction-set features of the CPU clrt-bench runs on, as far as its
- * references care: which OpenBLAS core the CPU can run (bench/openblas_core.h).
- * On x86 from cpuid, with the OS's consent for the AVX and AVX-512 registers
- * (xgetbv); elsewhere none. */
+ * references care: which OpenBLAS core the CPU can run (bench/openblas_core.h)
+ * and which vector FMA the peak probe uses (bench/peak.h). On x86 from cpuid,
+ * with the OS's consent for the AVX and AVX-512 registers (xgetbv); elsewhere
+ * none. */
 #ifndef CLRT_TOOLS_BENCH_CPU_FEATURES_H
 #define CLRT_TOOLS_BENCH_CPU_FEATURES_H
 

@@ -16,7 +16,8 @@
  * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
  * bench_progress, bench_split (one product across devices), bench_openblas_force
- * (OpenBLAS at its best core). This file picks the devices and runs it all. */
+ * (OpenBLAS at its best core), bench_peak (the host's FMA peak). This file
+ * picks the devices and runs it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "openblas_force.h"
 #include "opts.h"
 #include "overhead.h"
+#include "peak.h"
 #include "plot.h"
 #include "print.h"
 #include "progress.h"
@@ -270,6 +272,9 @@ static int bench(int argc, char **argv)
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;
+    /* before anything runs: the probe wants the cores to itself */
+    if (opts.peak && opts.run[BENCH_MATMUL])
+        bench_peak_measure(&report.peak, opts.host_threads);
     if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
         fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
         return 1;

@@ -87,10 +87,14 @@ static const char *const usage_text[] = {
     "                    a raw clEnqueueNDRangeKernel of the same kernel, and its round",
     "                    trip (one add waited for at once; with add or matmul)",
     "  --no-default      do not also time the default parameters where tuned ones apply",
+    "  --no-peak         skip the host's FMA peak (0.1-0.3 s with matmul: on each of",
+    "                    --threads threads, 12 independent chains of the widest vector",
+    "                    FMA the CPU has, best of 4 runs), and so the matmul cases' share",
+    "                    of it on a CPU device (% peak)",
     "",
     "References",
     "  --no-openblas, --no-clblast, --no-host   leave one out",
-    "  --threads N       threads of the host loops (default 2)",
+    "  --threads N       threads of the host loops and of the FMA peak probe (default 2)",
     "",
     "Output",
     "  (default)         a table on stdout, a progress line on stderr when it is a terminal",
@@ -478,6 +482,7 @@ static const option options[] = {
     VALUES("--first-size", NULL, 1, take_first_size),
     SWITCH("--cold", o.cold_start, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
     SWITCH("--no-overhead", o.overhead, 0), SWITCH("--no-default", o.compare_default, 0),
+    SWITCH("--no-peak", o.peak, 0),
     /* references */
     SWITCH("--no-openblas", o.openblas, 0), SWITCH("--no-clblast", o.clblast, 0), SWITCH("--no-host", o.host, 0),
     VALUES("--threads", NULL, 1, take_threads),
@@ -510,7 +515,7 @@ static void start_state(parse_state *p)
     p->reps = p->min_reps = p->warmup = p->cold = p->tune_passes = -1;
     p->min_time = p->max_time = -1;
     bench_opts *o = &p->o;
-    o->first = o->child = o->overhead = 1;
+    o->first = o->child = o->overhead = o->peak = 1;
     o->openblas = o->clblast = o->host = 1;
     o->compare_default = 1;
     o->host_threads = 2;

@@ -38,6 +38,7 @@ typedef struct bench_opts {
     int overhead;               /* tiny-add overhead against a raw enqueue */
     size_t overhead_n;
     int overhead_ops;
+    int peak;                   /* the host's FMA peak (with matmul) */
     int openblas, clblast, host;
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */

@@ -69,18 +69,39 @@ static int find_panels(const bench_report *r, int panels[4][2])
     return np;
 }
 
-/* A series' title in the key: the host references by name (OpenBLAS with
- * its core), the others with their device. */
-static void series_title(const bench_report *r, size_t d, int impl, char *title, size_t cap)
+/* The range of a matmul series' shares of the host's FMA peak, as ", 46-50%
+ * of peak"; "" where there are none (a GPU's, the add panels). */
+static void share_range(const bench_report *r, size_t d, int op, int dbl, int impl, char *buf, size_t cap)
 {
-    char name[300], core[80] = "";
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const bench_case *c = &r->cases[i];
+        const double v = c->device == d && in_panel(c, op, dbl) ? bench_peak_share(r, c, impl) : 0;
+        if (v > 0) {
+            lo = lo > 0 && lo < v ? lo : v;
+            hi = hi > v ? hi : v;
+        }
+    }
+    buf[0] = '\0';
+    if (hi > 0 && (int)(lo * 100 + 0.5) == (int)(hi * 100 + 0.5))
+        snprintf(buf, cap, ", %.0f%% of peak", hi * 100);
+    else if (hi > 0)
+        snprintf(buf, cap, ", %.0f-%.0f%% of peak", lo * 100, hi * 100);
+}
+
+/* A series' title in the key: the host references by name (OpenBLAS with
+ * its core), the others with their device; a matmul's share of the peak. */
+static void series_title(const bench_report *r, size_t d, int op, int dbl, int impl, char *title, size_t cap)
+{
+    char name[300], share[64], core[80] = "";
     plain(name, sizeof name, r->devices[d].info.name);
+    share_range(r, d, op, dbl, impl, share, sizeof share);
     if (impl == IMPL_OPENBLAS && r->openblas.core[0])
         snprintf(core, sizeof core, " %.60s", r->openblas.core);
     if (shared_impl(impl))
-        snprintf(title, cap, "%s%s (host)", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop", core);
+        snprintf(title, cap, "%s%s (host)%s", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop", core, share);
     else
-        snprintf(title, cap, "%s on %zu %.60s", bench_impl_name[impl], r->devices[d].info.index, name);
+        snprintf(title, cap, "%s on %zu %.60s%s", bench_impl_name[impl], r->devices[d].info.index, name, share);
 }
 
 /* A series' points as the data block $S<series>, in order of size, whatever
@@ -127,7 +148,7 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
             if (shared_impl(impl))
                 host_done[impl] = 1;
             char title[512];
-            series_title(r, d, impl, title, sizeof title);
+            series_title(r, d, op, dbl, impl, title, sizeof title);
             write_points(g, r, d, op, dbl, impl, series);
             int n = snprintf(plot + used, sizeof plot - used, "%s$S%d using 1:2 with linespoints title \"%s\"",
                              series ? ", " : "", series, title);
@@ -136,21 +157,33 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
             series++;
         }
     }
+    /* the host's FMA peak as a dashed line: the ceiling of the host's products */
+    if (series && op == BENCH_MATMUL && r->peak.measured) {
+        int n = snprintf(plot + used, sizeof plot - used,
+                         ", %.6g with lines dashtype 2 linecolor rgb \"gray40\" title \"host FMA peak, %d threads "
+                         "(%s)\"",
+                         r->peak.gflops[dbl], r->peak.threads, r->peak.isa);
+        if (n > 0 && (size_t)n < sizeof plot - used)
+            used += (size_t)n;
+    }
     if (series)
         fprintf(g, "plot %s\n", plot);
 }
 
-/* The title's further line: the OpenBLAS core (forced or not, and by
- * whom) after a gnuplot line break ("\\n" in its double-quoted string); ""
- * without OpenBLAS. */
+/* The title's further lines: the OpenBLAS core (forced or not, and by
+ * whom), the host's FMA peak; each after a gnuplot line break ("\\n" in
+ * its double-quoted string), "" when there is neither. */
 static void plot_refs_lines(const bench_report *r, char *buf, size_t cap)
 {
-    char text[600], core[600] = "";
+    char text[600], core[600] = "", peak[200] = "";
     if (r->have_openblas) {
         bench_openblas_core_text(&r->openblas, text, sizeof text);
         plain(core, sizeof core, text);
     }
-    snprintf(buf, cap, "%s%s", core[0] ? "\\nOpenBLAS " : "", core);
+    if (r->peak.measured)
+        snprintf(peak, sizeof peak, "host FMA peak: fp32 %.0f, fp64 %.0f GFLOP/s (%d threads, %s)",
+                 r->peak.gflops[0], r->peak.gflops[1], r->peak.threads, r->peak.isa);
+    snprintf(buf, cap, "%s%s%s%s", core[0] ? "\\nOpenBLAS " : "", core, peak[0] ? "\\n" : "", peak);
 }
 
 int bench_plot(const bench_report *r, const char *png)

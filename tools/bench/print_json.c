@@ -52,6 +52,24 @@ static void json_openblas(FILE *f, const bench_report *r)
     fputc('}', f);
 }
 
+/* The host's FMA peak; null when not measured. */
+static void json_peak(FILE *f, const bench_report *r)
+{
+    const bench_peak *p = &r->peak;
+    fputs(",\n  \"host_peak\": ", f);
+    if (!p->measured) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"f32_gflops\": %.3f, \"f64_gflops\": %.3f, \"threads\": %d, \"chains\": %d, ", p->gflops[0],
+            p->gflops[1], p->threads, p->chains);
+    fprintf(f, "\"lanes_f32\": %d, \"lanes_f64\": %d, \"trials\": %d, \"trial_s\": %.3f", p->lanes[0], p->lanes[1],
+            p->trials, p->trial_s);
+    tool_json_key_str(f, ", ", "isa", p->isa);
+    tool_json_key_str(f, ", ", "method", p->method);
+    fputc('}', f);
+}
+
 /* The references the run had: OpenBLAS (the core it picked), CLBlast, the
  * host loops; null for one left out or not built. */
 static void json_references(FILE *f, const bench_report *r)
@@ -179,6 +197,15 @@ static void json_case(FILE *f, const bench_report *r, const bench_case *c, size_
         if (v > 0)
             fprintf(f, "%s\"%s\": %.4f", n++ ? ", " : "", bench_impl_name[ref], v);
     }
+    if (c->op == BENCH_MATMUL) { /* shares of the host's FMA peak, where they mean something */
+        fputs("},\n     \"peak_share\": {", f);
+        n = 0;
+        for (int k = 0; k < IMPL_KINDS; k++) {
+            double v = bench_peak_share(r, c, k);
+            if (v > 0)
+                fprintf(f, "%s\"%s\": %.4f", n++ ? ", " : "", bench_impl_name[k], v);
+        }
+    }
     fputs("},\n     \"impl\": {", f);
     n = 0;
     for (int k = 0; k < IMPL_KINDS; k++) {
@@ -220,6 +247,7 @@ void bench_print_json(FILE *f, const bench_report *r)
     tool_json_key_str(f, ",\n  ", "cpu", r->cpu);
     fprintf(f, ",\n  \"cpus\": %ld", r->cpus);
     json_references(f, r);
+    json_peak(f, r);
     fputs(",\n  \"devices\": [", f);
     for (size_t d = 0; d < r->ndevices; d++)
         json_device(f, &r->devices[d], d);

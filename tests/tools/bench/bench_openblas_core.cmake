@@ -5,7 +5,7 @@
 # it as older than the CPU's best. On an x86-64 CPU with more than SSE3 and a
 # DYNAMIC_ARCH OpenBLAS (Debian's).
 set(args --device 0 --op matmul --sizes 64 --dtype f32 --reps 1 --min-reps 1 --min-time 0 --warmup 0
-         --no-child --no-first --no-overhead --no-clblast --no-progress --json)
+         --no-child --no-first --no-overhead --no-clblast --no-peak --no-progress --json)
 
 function(run_bench out_var)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ARGN} ${BENCH} ${args}
