@@ -15,7 +15,9 @@
  * loops and checks), bench_ops (the operations), bench_clblast, bench_print
  * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
- * bench_progress, bench_split (one product across devices). This file picks the devices and runs it all. */
+ * bench_progress, bench_split (one product across devices), bench_openblas_force
+ * (OpenBLAS at its best core), bench_peak (the host's FMA peak). This file
+ * picks the devices and runs it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +33,10 @@
 #include "cold.h"
 #include "first.h"
 #include "first_raw.h"
+#include "openblas_force.h"
 #include "opts.h"
 #include "overhead.h"
+#include "peak.h"
 #include "plot.h"
 #include "print.h"
 #include "progress.h"
@@ -133,18 +137,28 @@ static void fill_report_header(int argc, char **argv)
     report.built_clblast = bench_have_clblast();
     report.have_openblas = opts.openblas && bench_have_openblas();
     if (report.have_openblas) {
-        snprintf(report.openblas_core, sizeof report.openblas_core, "%s", bench_openblas_core());
         snprintf(report.openblas_config, sizeof report.openblas_config, "%s", bench_openblas_config());
         report.openblas_threads = bench_openblas_threads();
-        report.openblas_core_older = bench_openblas_core_older();
-        const char *env = getenv("OPENBLAS_CORETYPE");
-        snprintf(report.openblas_coretype_env, sizeof report.openblas_coretype_env, "%s", env ? env : "");
+        report.openblas = *bench_openblas_state_get();
     }
     report.have_clblast = opts.clblast && bench_have_clblast();
     if (report.have_clblast)
         snprintf(report.clblast_version, sizeof report.clblast_version, "%s", bench_clblast_version());
     report.have_host = opts.host;
     report.host_threads = opts.host_threads;
+}
+
+/* --openblas-core: "BEST RUNNING" on one line, for scripts. */
+static int openblas_query(void)
+{
+    bench_openblas_inspect();
+    const bench_openblas_state *s = bench_openblas_state_get();
+    if (!s->present) {
+        fprintf(stderr, "clrt-bench: not built with OpenBLAS (Debian: libopenblas-dev, then reconfigure)\n");
+        return 1;
+    }
+    printf("%s %s\n", s->best[0] ? s->best : "-", s->core);
+    return 0;
 }
 
 /* ---- the run */
@@ -271,6 +285,9 @@ static int bench(int argc, char **argv)
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;
+    /* before anything runs: the probe wants the cores to itself */
+    if (opts.peak && opts.run[BENCH_MATMUL])
+        bench_peak_measure(&report.peak, opts.host_threads);
     if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
         fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
         return 1;
@@ -327,6 +344,12 @@ static int bench_main(int argc, char **argv)
         list_devices();
         return 0;
     }
+    if (opts.openblas_query)
+        return openblas_query();
+    /* OpenBLAS at its best core: this may start the process again (once),
+     * so before anything is measured or printed */
+    if (opts.openblas && !opts.cold_start && !opts.split)
+        bench_openblas_settle(argv);
     /* a first run on empty caches compiles for a while: say so, once */
     tool_build_notice_install(0);
     if (opts.split)

@@ -87,10 +87,14 @@ static const char *const usage_text[] = {
     "                    a raw clEnqueueNDRangeKernel of the same kernel, and its round",
     "                    trip (one add waited for at once; with add or matmul)",
     "  --no-default      do not also time the default parameters where tuned ones apply",
+    "  --no-peak         skip the host's FMA peak (0.1-0.3 s with matmul: on each of",
+    "                    --threads threads, 12 independent chains of the widest vector",
+    "                    FMA the CPU has, best of 4 runs), and so the matmul cases' share",
+    "                    of it on a CPU device (% peak)",
     "",
     "References",
     "  --no-openblas, --no-clblast, --no-host   leave one out",
-    "  --threads N       threads of the host loops (default 2)",
+    "  --threads N       threads of the host loops and of the FMA peak probe (default 2)",
     "",
     "Output",
     "  (default)         a table on stdout, a progress line on stderr when it is a terminal",
@@ -100,6 +104,10 @@ static const char *const usage_text[] = {
     "                    with gnuplot",
     "  --progress, --no-progress",
     "  --list            list the devices and exit",
+    "  --openblas-core   print the newest OpenBLAS core this build has for this CPU",
+    "                    ('-' off x86) and the core OpenBLAS runs here (its own choice,",
+    "                    or OPENBLAS_CORETYPE's), and exit: how tools/train/compare.sh",
+    "                    gives PyTorch's OpenBLAS its best core",
     "  Every write is checked: a report that cannot be written whole (a full disk",
     "  behind stdout, a --plot file, the tuned file) exits 2 with the reason.",
     "  --plot FILE is written beside FILE and renamed over it (an earlier FILE stays",
@@ -131,10 +139,14 @@ static const char *const usage_text[] = {
     "",
     "Notes",
     "  OpenBLAS picks a kernel for the CPU it finds; OPENBLAS_CORETYPE forces one.",
-    "  Forced to an older core than the CPU's (e.g. OPENBLAS_CORETYPE=Haswell on a",
-    "  CPU with AVX-512) it can run at half its speed: the bench prints the core that",
-    "  ran, and the ratios are only fair against the best core: unset",
-    "  OPENBLAS_CORETYPE and let OpenBLAS detect it.",
+    "  A release that does not know the CPU falls back to an old core (0.3.21 runs",
+    "  Prescott, SSE3, on recent Intel Xeons): when OpenBLAS chose a core older than",
+    "  the newest this build has for the CPU's features and OPENBLAS_CORETYPE is",
+    "  unset, clrt-bench starts itself again once with OPENBLAS_CORETYPE set to that",
+    "  core, and says so (\"forced: it chose Prescott on this CPU\"). A user's",
+    "  OPENBLAS_CORETYPE is respected; the output says when it is older than the",
+    "  CPU's best (e.g. Haswell on a CPU with AVX-512: half its speed), where the",
+    "  ratios to OpenBLAS flatter clrt.",
     "  Times are medians of repeated runs; only ratios measured in the same run mean",
     "  much on a shared machine.",
 };
@@ -478,12 +490,14 @@ static const option options[] = {
     VALUES("--first-size", NULL, 1, take_first_size),
     SWITCH("--cold", o.cold_start, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
     SWITCH("--no-overhead", o.overhead, 0), SWITCH("--no-default", o.compare_default, 0),
+    SWITCH("--no-peak", o.peak, 0),
     /* references */
     SWITCH("--no-openblas", o.openblas, 0), SWITCH("--no-clblast", o.clblast, 0), SWITCH("--no-host", o.host, 0),
     VALUES("--threads", NULL, 1, take_threads),
     /* output */
     VALUES("--json", NULL, 0, take_json), VALUES("--csv", NULL, 0, take_csv), VALUES("--plot", NULL, 1, take_plot),
     SWITCH("--progress", o.progress, 1), SWITCH("--no-progress", o.progress, 0), SWITCH("--list", o.list, 1),
+    SWITCH("--openblas-core", o.openblas_query, 1),
     /* tuning */
     SWITCH("--tune", o.tune, 1), SWITCH("--tune-only", o.tune, 2),
     VALUES("--tune-size", NULL, 1, take_tune_size), VALUES("--tune-passes", NULL, 1, take_tune_passes),
@@ -509,7 +523,7 @@ static void start_state(parse_state *p)
     p->reps = p->min_reps = p->warmup = p->cold = p->tune_passes = -1;
     p->min_time = p->max_time = -1;
     bench_opts *o = &p->o;
-    o->first = o->child = o->overhead = 1;
+    o->first = o->child = o->overhead = o->peak = 1;
     o->openblas = o->clblast = o->host = 1;
     o->compare_default = 1;
     o->host_threads = 2;

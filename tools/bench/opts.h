@@ -38,6 +38,7 @@ typedef struct bench_opts {
     int overhead;               /* tiny-add overhead against a raw enqueue */
     size_t overhead_n;
     int overhead_ops;
+    int peak;                   /* the host's FMA peak (with matmul) */
     int openblas, clblast, host;
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */
@@ -49,6 +50,7 @@ typedef struct bench_opts {
     const char *plot;           /* PNG path, or NULL */
     int progress;               /* -1: when stderr is a terminal */
     int list;
+    int openblas_query;         /* --openblas-core: say the best OpenBLAS core and the one that runs, and exit */
     /* --tune */
     int tune;
     size_t tune_size;

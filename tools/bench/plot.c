@@ -74,16 +74,39 @@ static int find_panels(const bench_report *r, int panels[4][2])
     return np;
 }
 
-/* A series' title in the key: the host references by name, the others
- * with their device. */
-static void series_title(const bench_report *r, size_t d, int impl, char *title, size_t cap)
+/* The range of a matmul series' shares of the host's FMA peak, as ", 46-50%
+ * of peak"; "" where there are none (a GPU's, the add panels). */
+static void share_range(const bench_report *r, size_t d, int op, int dbl, int impl, char *buf, size_t cap)
 {
-    char name[300];
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const bench_case *c = &r->cases[i];
+        const double v = c->device == d && in_panel(c, op, dbl) ? bench_peak_share(r, c, impl) : 0;
+        if (v > 0) {
+            lo = lo > 0 && lo < v ? lo : v;
+            hi = hi > v ? hi : v;
+        }
+    }
+    buf[0] = '\0';
+    if (hi > 0 && (int)(lo * 100 + 0.5) == (int)(hi * 100 + 0.5))
+        snprintf(buf, cap, ", %.0f%% of peak", hi * 100);
+    else if (hi > 0)
+        snprintf(buf, cap, ", %.0f-%.0f%% of peak", lo * 100, hi * 100);
+}
+
+/* A series' title in the key: the host references by name (OpenBLAS with
+ * its core), the others with their device; a matmul's share of the peak. */
+static void series_title(const bench_report *r, size_t d, int op, int dbl, int impl, char *title, size_t cap)
+{
+    char name[300], share[64], core[80] = "";
     plain(name, sizeof name, r->devices[d].info.name);
+    share_range(r, d, op, dbl, impl, share, sizeof share);
+    if (impl == IMPL_OPENBLAS && r->openblas.core[0])
+        snprintf(core, sizeof core, " %.60s", r->openblas.core);
     if (shared_impl(impl))
-        snprintf(title, cap, "%s (host)", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop");
+        snprintf(title, cap, "%s%s (host)%s", impl == IMPL_OPENBLAS ? "OpenBLAS" : "host loop", core, share);
     else
-        snprintf(title, cap, "%s on %zu %.60s", bench_impl_name[impl], r->devices[d].info.index, name);
+        snprintf(title, cap, "%s on %zu %.60s%s", bench_impl_name[impl], r->devices[d].info.index, name, share);
 }
 
 /* A series' points as the data block $S<series>, in order of size, whatever
@@ -129,8 +152,8 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
                 continue;
             if (shared_impl(impl))
                 host_done[impl] = 1;
-            char title[400];
-            series_title(r, d, impl, title, sizeof title);
+            char title[512];
+            series_title(r, d, op, dbl, impl, title, sizeof title);
             write_points(g, r, d, op, dbl, impl, series);
             int n = snprintf(plot + used, sizeof plot - used, "%s$S%d using 1:2 with linespoints title \"%s\"",
                              series ? ", " : "", series, title);
@@ -138,6 +161,15 @@ static void line_panel(FILE *g, const bench_report *r, int op, int dbl)
                 used += (size_t)n;
             series++;
         }
+    }
+    /* the host's FMA peak as a dashed line: the ceiling of the host's products */
+    if (series && op == BENCH_MATMUL && r->peak.measured) {
+        int n = snprintf(plot + used, sizeof plot - used,
+                         ", %.6g with lines dashtype 2 linecolor rgb \"gray40\" title \"host FMA peak, %d threads "
+                         "(%s)\"",
+                         r->peak.gflops[dbl], r->peak.threads, r->peak.isa);
+        if (n > 0 && (size_t)n < sizeof plot - used)
+            used += (size_t)n;
     }
     if (series)
         fprintf(g, "plot %s\n", plot);
@@ -199,6 +231,22 @@ static int render(const char *script, unsigned char **png, size_t *len)
     return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && *len > 0 ? 0 : -1;
 }
 
+/* The title's further lines: the OpenBLAS core (forced or not, and by
+ * whom), the host's FMA peak; each after a gnuplot line break ("\\n" in
+ * its double-quoted string), "" when there is neither. */
+static void plot_refs_lines(const bench_report *r, char *buf, size_t cap)
+{
+    char text[600], core[600] = "", peak[200] = "";
+    if (r->have_openblas) {
+        bench_openblas_core_text(&r->openblas, text, sizeof text);
+        plain(core, sizeof core, text);
+    }
+    if (r->peak.measured)
+        snprintf(peak, sizeof peak, "host FMA peak: fp32 %.0f, fp64 %.0f GFLOP/s (%d threads, %s)",
+                 r->peak.gflops[0], r->peak.gflops[1], r->peak.threads, r->peak.isa);
+    snprintf(buf, cap, "%s%s%s%s", core[0] ? "\\nOpenBLAS " : "", core, peak[0] ? "\\n" : "", peak);
+}
+
 /* The whole script: every panel, then the end of the multiplot. */
 static void write_script(FILE *g, const bench_report *r, const int panels[4][2], int np,
                          const bench_math_panel *math, int nm)
@@ -207,8 +255,10 @@ static void write_script(FILE *g, const bench_report *r, const int panels[4][2],
     /* no "set output": the PNG comes back on gnuplot's stdout */
     fprintf(g, "set terminal pngcairo size %d,%d noenhanced font ',10'\n", 700 * cols, 480 * rows);
     fprintf(g, "set grid\nset key below font ',9'\n");
-    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s\"\n", rows, cols,
-            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date);
+    char refs[1024];
+    plot_refs_lines(r, refs, sizeof refs);
+    fprintf(g, "set multiplot layout %d,%d title \"clrt-bench (clrt %s) on %s%s%ld CPUs, %s%s\"\n", rows, cols,
+            r->clrt_version, r->cpu, r->cpu[0] ? ", " : "", r->cpus, r->date, refs);
     for (int p = 0; p < np; p++)
         line_panel(g, r, panels[p][0], panels[p][1]);
     for (int p = 0; p < nm; p++) /* after the line panels: they leave histogram style set */

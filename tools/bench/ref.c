@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #ifdef CLRT_BENCH_OPENBLAS
 #include <cblas.h>
@@ -32,29 +31,6 @@ const char *bench_openblas_core(void)
     return s ? s : "?";
 #else
     return "";
-#endif
-}
-
-int bench_openblas_core_older(void)
-{
-#if defined(CLRT_BENCH_OPENBLAS) && (defined(__x86_64__) || defined(__i386__))
-    /* OpenBLAS's core names for kernels that use AVX-512 and AVX2 */
-    static const char *const avx512[] = {"SkylakeX", "Cooperlake", "SapphireRapids"};
-    static const char *const avx2[] = {"Haswell", "Zen", "Excavator"};
-    const char *core = bench_openblas_core();
-    int has512 = 0, has2 = 0;
-    for (size_t i = 0; i < sizeof avx512 / sizeof *avx512; i++)
-        has512 |= strcasecmp(core, avx512[i]) == 0; /* "SKYLAKEX" in single-target builds */
-    for (size_t i = 0; i < sizeof avx2 / sizeof *avx2; i++)
-        has2 |= strcasecmp(core, avx2[i]) == 0;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return !has512;
-    if (__builtin_cpu_supports("avx2"))
-        return !has512 && !has2;
-    return 0;
-#else
-    return 0;
 #endif
 }
 
