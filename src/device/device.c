@@ -135,6 +135,7 @@ static void describe(clrt__device_entry *e, cl_platform_id platform, cl_device_i
     memcpy(facts->max_work_item, witem, sizeof facts->max_work_item);
     facts->pref_vec_float = vf;
     facts->pref_vec_double = vd;
+    facts->nv_compiler_options = has_extension(device, "cl_nv_compiler_options");
 }
 
 static int enumerate(clrt__device_entry **out, size_t *count)

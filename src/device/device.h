@@ -24,6 +24,7 @@ typedef struct clrt__device_facts {
     size_t max_work_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     unsigned pref_vec_float;         /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT */
     unsigned pref_vec_double;
+    int nv_compiler_options;         /* cl_nv_compiler_options: the build takes -cl-nv-maxrregcount */
 } clrt__device_facts;
 
 /* One device of the list. */

@@ -328,7 +328,7 @@ static void the_kernel_constraints(void **state)
     m.wgx = m.wgy = 16;
     m.vw = 4;
     clrt__mm_put(&p, &m);
-    assert_int_equal(check(&clrt__k_matmul, &gpu, 4, &p, why), -1); /* 64 KiB of tiles */
+    assert_int_equal(check(&clrt__k_matmul, &gpu, 4, &p, why), -1); /* 3 x 64 KiB of tiles (both kernels) */
     assert_non_null(strstr(why, "local memory"));
 }
 
