@@ -261,6 +261,38 @@ static void bench_tuned_file(void **state)
     assert_int_equal(tu_each_entry(tuned, NULL, NULL), 0);
 }
 
+/* Lines of the last run's stderr that contain text. */
+static int lines_with(const char *text)
+{
+    int n = 0;
+    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+        n += says(l, text);
+    return n;
+}
+
+/* On empty caches clrt-train says once that it compiles, and where the result
+ * is kept; with $CLRT_LOG on, every build's line is printed as well (the tool's
+ * notice does not silence the library's log). */
+static void compile_notice_and_log(void **state)
+{
+    (void)state;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "CLRT_CACHE_DIR=notice/clrt POCL_CACHE_DIR=notice/pocl '%s' --no-progress --data d --epochs 1 "
+             "--batch 4 --test-limit 16 >/dev/null",
+             CLRT_TRAIN_PATH);
+    ok(run(cmd));
+    if (lines_with("clrt: compiling kernels for|first run only") != 1)
+        fail_msg("expected one line saying it compiles kernels; stderr: \"%s\"", err);
+    snprintf(cmd, sizeof cmd,
+             "CLRT_LOG=1 CLRT_CACHE_DIR=notice/clrt POCL_CACHE_DIR=notice/pocl '%s' --no-progress --data d "
+             "--epochs 1 --batch 4 --test-limit 16 >/dev/null",
+             CLRT_TRAIN_PATH);
+    ok(run(cmd));
+    if (lines_with("clrt: built matmul") < 1 || lines_with("clrt: built") < 3)
+        fail_msg("expected CLRT_LOG's line for each build; stderr: \"%s\"", err);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -278,6 +310,7 @@ int main(void)
         cmocka_unit_test(full_filesystem),
         cmocka_unit_test(bench_plot_through_link),
         cmocka_unit_test(bench_tuned_file),
+        cmocka_unit_test(compile_notice_and_log),
     };
     int failed_tests = cmocka_run_group_tests(tests, NULL, NULL);
     tf_done();

@@ -3,6 +3,8 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <clrt/clrt.h>
 
@@ -13,11 +15,13 @@
 static atomic_size_t compiles;
 static atomic_int said;
 static int quiet_mode;
+static int log_lines; /* $CLRT_LOG on: every build's line too, as the library alone would print */
 
 static void on_build(const clrt_build_event *ev, const char *line, void *user)
 {
-    (void)line;
     (void)user;
+    if (log_lines)
+        fprintf(stderr, "%s\n", line);
     if (ev->source != CLRT_BUILD_COMPILED || ev->seconds < COMPILE_SECONDS)
         return;
     atomic_fetch_add(&compiles, 1);
@@ -36,6 +40,8 @@ void tool_build_notice_install(int quiet)
     if (atomic_exchange(&installed, 1))
         return;
     quiet_mode = quiet;
+    const char *v = getenv("CLRT_LOG");
+    log_lines = v && (!strcmp(v, "1") || !strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "true"));
     clrt_set_log(on_build, NULL);
 }
 
