@@ -81,7 +81,7 @@ echo "pkg-config --cflags --libs clrt-static: $(pkg-config --cflags --libs clrt-
 flags=(-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror)
 # shellcheck disable=SC2046  # word splitting of pkg-config output is intended
 cc "${flags[@]}" -o "$work/consumer-cc" tests/consumer/main.c $(pkg-config --cflags --libs clrt OpenCL) -lm
-LD_LIBRARY_PATH="$libdir" "$work/consumer-cc"
+"$work/consumer-cc"   # docs/using.md's recipe: clrt.pc's rpath finds libclrt.so, no LD_LIBRARY_PATH
 # shellcheck disable=SC2046
 cc "${flags[@]}" -DEXPECT_STATIC -o "$work/consumer-cc-static" tests/consumer/main.c \
     $(pkg-config --cflags --libs clrt-static) -lm

@@ -1,14 +1,16 @@
 #!/bin/bash
-# libFuzzer (clang, with ASan+UBSan): each target for a bounded time
-# ($CLRT_FUZZ_SECONDS each, default 30), starting from the kept corpus in
-# tests/fuzz/corpus. New inputs go to the build folder, not the repository;
+# libFuzzer (clang, with ASan+UBSan): each target (the selector, the API,
+# the tuned-file parser, clrt-train's IDX and state-file readers) for a
+# bounded time ($CLRT_FUZZ_SECONDS each, default 30), starting from the kept
+# corpus in tests/fuzz/corpus. New inputs go to the build folder, not the repository;
 # a crash, a sanitizer report or a contract violation fails the run and
 # leaves the input in <build>/artifacts to add to the corpus once fixed.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
 ci_clang_step fuzz -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined
-cmake --build "$b" -j2 --target fuzz_selector fuzz_api >/dev/null
+targets="selector api tuned idx state"
+cmake --build "$b" -j2 --target $(printf 'fuzz_%s ' $targets) >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -16,11 +18,11 @@ export LSAN_OPTIONS=suppressions=$ci_root/tests/harness/lsan.supp:print_suppress
 # the API target makes real calls: POCL alone on the loader
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE=
 mkdir -p "$b/artifacts"
-for t in selector api; do
+for t in $targets; do
     rm -rf "$b/corpus-$t" && mkdir -p "$b/corpus-$t"
     "$b/tests/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$b/artifacts/$t-" \
         "$b/corpus-$t" "tests/fuzz/corpus/$t" 2>"$b/fuzz-$t.log" || { tail -60 "$b/fuzz-$t.log"; exit 1; }
     echo "fuzz_$t: $(grep -E 'stat::number_of_executed_units' "$b/fuzz-$t.log" | awk '{print $2}') executions" \
          "in ${seconds} s, $(ls "$b/corpus-$t" | wc -l) new inputs"
 done
-ci_timer_report "libFuzzer (selector, API)"
+ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file)"

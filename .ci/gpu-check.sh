@@ -2,19 +2,26 @@
 # The GPU check: one command for the day a machine with an NVIDIA GPU is lent,
 # runnable there with nothing prepared but NVIDIA's driver (no root needed, no
 # network). It registers NVIDIA's OpenCL driver for the ICD loader, builds
-# clrt, and runs on that GPU, each step under its own timeout:
+# clrt, and runs on that GPU, each step under its own timeout, the most telling
+# first (what follows a spent budget is reported as not run):
 #   1. the build (tests included)
 #   2. the default device must be the GPU
-#   3. the device suites and the examples ("skipped" counts as a failure)
-#   4. a sweep of odd shapes at the shipped defaults, every result checked
-#   5. a short clrt-bench (products and adds, OpenBLAS side by side when built)
+#   3. sgemm and dgemm at 1024, 2048 and 4096 (clrt-bench, shipped defaults) side by
+#      side with torch.matmul on the same GPU (.ci/torch_gemm.py: CUDA, TF32 off, so
+#      cuBLAS), and the adds; against the targets (sgemm >= 0.9x cuBLAS at 2048 and
+#      4096, dgemm >= 0.8 of an H100/H200 SXM's FP64 vector peak, 34 TFLOP/s)
+#   4. training images/s at batch 64 and 256: clrt-train and the same network in
+#      PyTorch on the same GPU (tools/train/torch_reference.py), on Fashion-MNIST
+#      carried in .gpu/fmnist (or installed); target clrt >= 1.0x at 256
+#   5. the device suites and the examples ("skipped" counts as a failure)
 #   6. one tuner pass for the fp32 product (every candidate checked; writes nothing)
-#   7. what the compiler made of each built-in kernel (clrt-info --kernels:
+#   7. a sweep of odd shapes at the shipped defaults, every result checked
+#   8. what the compiler made of each built-in kernel (clrt-info --kernels:
 #      registers and spills through -cl-nv-verbose)
-#   8. training images/s: clrt-train and, where python3 has PyTorch with CUDA,
-#      the same network in PyTorch on the same GPU (tools/train/torch_reference.py), on
-#      Fashion-MNIST carried in .gpu/fmnist (or installed)
-# and writes a summary (one line per step: PASS/FAIL, seconds) with the logs
+# PyTorch is used where python3 has it with CUDA (nothing is installed); without it
+# those comparisons say so. The real run stops starting steps after 450 s
+# (GPU_CHECK_BUDGET) so that it ends within 8 minutes with its build.
+# It writes a summary (one line per step: PASS/FAIL, seconds) with the logs
 # into the output folder: at most 8 files, so the device tool brings them all back.
 #
 # What the GPU machine lacks is carried as Debian packages in .gpu/debs
@@ -68,10 +75,23 @@ jobs=$(nproc)
 
 note() { echo "$*" | tee -a "$summary"; }
 
+# The run's budget (seconds from now; 0: none): a step gets at most what is left.
+budget=${GPU_CHECK_BUDGET:-$((dry ? 0 : 450))}
+deadline=$(($(date +%s) + budget))
+
 # step NAME TIMEOUT LOG COMMAND...: run it, record PASS/FAIL and its time
 step() {
     local name=$1 limit=$2 log=$3 t0 rc
     shift 3
+    if ((budget)); then
+        local left=$((deadline - $(date +%s)))
+        if ((left < 20)); then
+            note "$(printf '%-34s %-18s %4d s' "$name" "NOT RUN (budget)" 0)"
+            failed=1
+            return 1
+        fi
+        ((limit > left)) && limit=$left
+    fi
     echo "== $name (limit ${limit}s)"
     t0=$(date +%s)
     # the steps are shell functions: timeout runs them in a bash of their own
@@ -101,7 +121,7 @@ libdir=$(find "$sysroot" -name 'libOpenCL.so.1' -printf '%h\n' 2>/dev/null | hea
 if [ -n "$libdir" ]; then
     export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     note "ICD loader and build dependencies: unpacked from .gpu/debs ($(ls "$debs" | wc -l) packages)"
-elif ! ldconfig -p | grep -q 'libOpenCL.so.1 '; then
+elif ! ldconfig -p | grep 'libOpenCL.so.1 ' >/dev/null; then  # not -q: an early exit fails ldconfig's pipe (pipefail)
     note "FAIL: no OpenCL ICD loader here and none in .gpu/debs (run .ci/gpu-check.sh --fetch where apt works)"
     exit 1
 fi
@@ -140,7 +160,7 @@ build() {
 }
 export root out dry jobs b sysroot
 export -f build
-step "build" 240 "$out/build.log" build || { note "the build failed: nothing else can run"; exit 1; }
+step "build" 150 "$out/build.log" build || { note "the build failed: nothing else can run"; exit 1; }
 
 # ---- 2. the device
 export CLRT_DEVICE= CLRT_TUNED=0 CLRT_CACHE_DIR=$work/cache
@@ -153,10 +173,74 @@ is_gpu() {
 export -f is_gpu
 step "the default device is the GPU" 30 "$out/build.log" is_gpu || { note "no GPU device: stopping"; exit 1; }
 
-# ---- 3. device suites and examples; a skip is a failure here
+# ---- 3. the products side by side with torch.matmul (cuBLAS), and the adds
+compare_gemm() { # compare_gemm BENCH.json TORCH.jsonl: the side-by-side table and the targets
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+torch = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+ref = {(t["dtype"], t["n"]): t for t in torch if "error" not in t}
+why = next((t["error"] for t in torch if "error" in t), "")
+print("| product | clrt | torch.matmul | clrt / torch | target |")
+print("|---|---:|---:|---:|---|")
+for c in r["results"]:
+    if c["op"] != "matmul" or c["m"] != c["n"] or c["n"] != c["k"]:
+        continue
+    x, n, dt = c["impl"]["clrt"], c["n"], c["dtype"]
+    if x["failed"] or x["wrong"]:
+        print(f"| {dt} {n} | failed or wrong |||")
+        continue
+    tf = 2 * n ** 3 / x["median_s"] / 1e12
+    t = ref.get((dt, n))
+    tt = f"{t['tflops']:.1f} TFLOP/s" if t else f"(not run: {why})"
+    ratio = f"{tf / t['tflops']:.2f}" if t else "-"
+    goal = ("sgemm >= 0.9x cuBLAS" if dt == "f32" and n >= 2048 else
+            f"dgemm >= 0.8 of 34 TFLOP/s: {tf / 34:.2f}" if dt == "f64" else "")
+    print(f"| {dt} {n} | {x['median_s'] * 1e3:.3f} ms, {tf:.1f} TFLOP/s | {tt} | {ratio} | {goal} |")
+print("params: " + "; ".join(sorted({f"{c['dtype']} {c['params']}" for c in r["results"] if c["op"] == "matmul"})))
+sys.exit(0 if r["results"] and all(not x["failed"] and not x["wrong"] for c in r["results"]
+                                   for x in c["impl"].values()) else 1)
+EOF
+}
+bench() {
+    local sizes=1024,2048,4096 add=1e8 cpu=
+    ((dry)) && sizes=256,512 add=1e6 cpu=--cpu
+    "$b/tools/clrt-bench" --device 0 --quick --op matmul,add --sizes "$sizes" --add-sizes "$add" --no-cold \
+        --no-child --no-first --no-progress --json >"$out/bench.json" || return 1
+    python3 "$root/.ci/torch_gemm.py" --sizes "$sizes" $cpu >"$work/torch.jsonl" || return 1
+    compare_gemm "$out/bench.json" "$work/torch.jsonl"
+}
+export -f bench compare_gemm
+step "sgemm, dgemm against torch.matmul" 120 "$out/bench.txt" bench
+
+# ---- 4. training images/s, PyTorch on the same GPU side by side where it is there
+train() {
+    local data=$root/.gpu/fmnist specs="64:60000 256:60000" torch=0 b n c t
+    [ -e "$data/train-images-idx3-ubyte.gz" ] || data=/usr/share/datasets/fashion-mnist
+    ((dry)) && specs="64:512"
+    if ((!dry)) && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+        torch=1
+    fi
+    for spec in $specs; do
+        b=${spec%%:*} n=${spec#*:}
+        "$b_dir/tools/clrt-train" --data "$data" --limit "$n" --epochs 1 --batch "$b" --print-every 1000000 \
+            --test-limit 1 --no-progress --json "$work/train.json" >/dev/null || return 1
+        c=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["images_per_s"]))' "$work/train.json")
+        t="(not run: no PyTorch with CUDA)"
+        ((torch)) && t=$(python3 "$root/tools/train/torch_reference.py" --data "$data" --limit "$n" --epochs 1 --batch "$b" \
+            --print-every 1000000 --test-limit 1 --device cuda | sed -n 's/^images\/s: \([0-9.]*\).*/\1/p')
+        echo "training, batch $b, $n images: clrt-train $c images/s; PyTorch on the GPU: ${t:-failed} images/s" \
+            "$(python3 -c 'import sys; print("(clrt x%.2f)" % (float(sys.argv[1]) / float(sys.argv[2])))' "$c" "$t" 2>/dev/null)"
+    done
+}
+export -f train
+export work b_dir=$b
+step "training images/s (clrt-train)" $((dry ? 60 : 90)) "$out/bench.txt" train
+
+# ---- 5. device suites and examples; a skip is a failure here
 suites() {
     CLRT_TEST_REQUIRE_DEVICE=1 ctest --test-dir "$b" -L 'device|example' -j 4 --output-on-failure -V \
-        --timeout $((dry ? 600 : 200)) || return 1
+        --timeout $((dry ? 600 : 150)) || return 1
     # a skip is a failure, except the ones that need another machine: memory
     # exhaustion runs on a device of at most 1 GiB (CI's POCL_MEMORY_LIMIT run);
     # on POCL (the dry run), the GPU-sized group and local-memory cases
@@ -167,9 +251,25 @@ suites() {
     [ -z "$skipped" ] || { echo "skipped, counted as failed: $skipped"; return 1; }
 }
 export -f suites
-step "device suites + examples" $((dry ? 420 : 240)) "$out/tests.log" suites
+step "device suites + examples" $((dry ? 420 : 180)) "$out/tests.log" suites
 
-# ---- 4. odd shapes at the shipped defaults (CLRT_TUNED=0), every result checked
+# ---- 6. one tuner pass, fp32 product, nothing written
+tune() {
+    "$b/tools/clrt-bench" --device 0 --tune --tune-only --tune-dry-run --op matmul --dtype f32 --tune-passes 1 \
+        --tune-size $((dry ? 64 : 1024)) --no-progress --json >"$out/tune.json" &&
+        python3 - "$out/tune.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))["tuning"]
+for x in t:
+    print(f"{x['op']} {x['dtype']}: {x['tried']} tried, {x['wrong']} wrong, x{x['speedup']:.3f}; "
+          f"{x['params_default']} -> {x['params_tuned']}; {x['note']}")
+sys.exit(0 if t and all(x["ok"] and x["wrong"] == 0 for x in t) else 1)
+EOF
+}
+export -f tune
+step "tuner pass (fp32 matmul)" $((dry ? 420 : 120)) "$out/bench.txt" tune
+
+# ---- 7. odd shapes at the shipped defaults (CLRT_TUNED=0), every result checked
 if ((dry)); then
     sweep_sizes=1,7,17,65,127,129,257,33x300x17,300x33x65 sweep_add=1,7,1031,100003
 else
@@ -194,34 +294,9 @@ sweep() {
 }
 export sweep_sizes sweep_add
 export -f no_wrong sweep
-step "odd shapes, shipped defaults" 120 "$out/bench.txt" sweep
+step "odd shapes, shipped defaults" 60 "$out/bench.txt" sweep
 
-# ---- 5. a short benchmark, side by side with the references built in
-bench() {
-    local sizes=1024,2048,4096,1000x1000x1 add=1e6,1e7,1e8
-    ((dry)) && sizes=256,512 add=1e5,1e6
-    "$b/tools/clrt-bench" --device 0 --quick --sizes "$sizes" --add-sizes "$add" --no-cold --no-progress
-}
-export -f bench
-step "clrt-bench (short)" 150 "$out/bench.txt" bench
-
-# ---- 6. one tuner pass, fp32 product, nothing written
-tune() {
-    "$b/tools/clrt-bench" --device 0 --tune --tune-only --tune-dry-run --op matmul --dtype f32 --tune-passes 1 \
-        --tune-size $((dry ? 64 : 1024)) --no-progress --json >"$out/tune.json" &&
-        python3 - "$out/tune.json" <<'EOF'
-import json, sys
-t = json.load(open(sys.argv[1]))["tuning"]
-for x in t:
-    print(f"{x['op']} {x['dtype']}: {x['tried']} tried, {x['wrong']} wrong, x{x['speedup']:.3f}; "
-          f"{x['params_default']} -> {x['params_tuned']}; {x['note']}")
-sys.exit(0 if t and all(x["ok"] and x["wrong"] == 0 for x in t) else 1)
-EOF
-}
-export -f tune
-step "tuner pass (fp32 matmul)" 420 "$out/bench.txt" tune
-
-# ---- 7. registers and spills
+# ---- 8. registers and spills
 kernels() {
     if ((dry)); then
         CLRT_CACHE=0 CLRT_INFO_REBUILD=1 "$b/tools/clrt-info" --kernels
@@ -231,29 +306,6 @@ kernels() {
 }
 export -f kernels
 step "compiler report (clrt-info --kernels)" 60 "$out/kernels.txt" kernels
-
-# ---- 8. training images/s, PyTorch on the same GPU side by side where it is there
-train() {
-    local data=$root/.gpu/fmnist specs="4:20000 64:60000 256:60000" torch=0 b n c t
-    [ -e "$data/train-images-idx3-ubyte.gz" ] || data=/usr/share/datasets/fashion-mnist
-    ((dry)) && specs="64:512"
-    if ((!dry)) && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-        torch=1
-    fi
-    for spec in $specs; do
-        b=${spec%%:*} n=${spec#*:}
-        "$b_dir/tools/clrt-train" --data "$data" --limit "$n" --epochs 1 --batch "$b" --print-every 1000000 \
-            --test-limit 1 --no-progress --json "$work/train.json" >/dev/null || return 1
-        c=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["images_per_s"]))' "$work/train.json")
-        t="(not run: no PyTorch with CUDA)"
-        ((torch)) && t=$(python3 "$root/tools/train/torch_reference.py" --data "$data" --limit "$n" --epochs 1 --batch "$b" \
-            --print-every 1000000 --test-limit 1 --device cuda | sed -n 's/^images\/s: \([0-9.]*\).*/\1/p')
-        echo "training, batch $b, $n images: clrt-train $c images/s; PyTorch on the GPU: ${t:-failed} images/s"
-    done
-}
-export -f train
-export work b_dir=$b
-step "training images/s (clrt-train)" $((dry ? 60 : 240)) "$out/bench.txt" train
 
 if ((failed)); then
     note "RESULT: FAIL"

@@ -7,8 +7,9 @@
 - no include cycle among the headers;
 - the embedded kernel sources (clrt__cl_<name>) are named only in kernels/;
 - tools/ and examples/ include only the public headers (<clrt/...>), files of
-  their own folder and, for tools, tools/common/ and the host reference
-  (src/hostref/, which includes nothing of clrt's inside).
+  their own folder and, for tools, tools/common/, the host reference
+  (src/hostref/) and the output files (src/outfile/), which include nothing
+  of clrt's inside.
 
 The rules are read from src/README.md, so the document and the check cannot
 drift apart. Exit 1 with one line per violation."""
@@ -101,8 +102,9 @@ def check_outside(bad):
                 own = os.path.exists(os.path.join(here, inc))
                 common = top == "tools" and inc.startswith("common/") and \
                     os.path.exists(os.path.join(root, "tools", inc))
-                hostref = top == "tools" and inc.startswith("hostref/") and os.path.exists(os.path.join(src, inc))
-                if not (own or common or hostref):
+                plain = top == "tools" and inc.startswith(("hostref/", "outfile/")) and \
+                    os.path.exists(os.path.join(src, inc))
+                if not (own or common or plain):
                     bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\", not its own folder's "
                                "(outside programs see only <clrt/...>)")
 

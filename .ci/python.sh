@@ -3,13 +3,18 @@
 # libclrt with CMake and bundles it), installed into a fresh virtual environment
 # (Debian's pip installs only into one, PEP 668; --system-site-packages reuses
 # Debian's numpy), then an example run from outside the source tree. 16 s on
-# 2 cores from a fresh clone, most of it compiling libclrt. Usage: .ci/python.sh BUILD_DIR
+# 2 cores from a fresh clone, most of it compiling libclrt. The steps are
+# docs/python.md's: the build's tools and numpy first (found in Debian's packages:
+# nothing downloaded), so that the same commands work with another interpreter.
+# Usage: [PYTHON=python3] .ci/python.sh BUILD_DIR  (default /usr/bin/python3; another
+# one, pyenv's say, gets wheel and numpy from PyPI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 venv="$build/pyvenv-ci"
 rm -rf "$venv" "$build/wheel"
-/usr/bin/python3 -m venv --system-site-packages "$venv"
+"${PYTHON:-/usr/bin/python3}" -m venv --system-site-packages "$venv"
+"$venv/bin/pip" install -q setuptools wheel numpy
 "$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w "$build/wheel" ./python
 wheel=$(ls "$build"/wheel/clrt-*.whl)
 case "$wheel" in

@@ -1,5 +1,6 @@
 #!/bin/bash
-# valgrind memcheck on the device suites, on POCL, at the small sizes
+# valgrind memcheck on the device suites (and the file and option checks that
+# need no device), on POCL, at the small sizes
 # (CLRT_TEST_SMALL: kernels run instrumented too). Any invalid access, use of
 # uninitialised memory or definite leak fails the run. tests/harness/valgrind.supp
 # holds only what is provably not ours (see the comments there).
@@ -9,7 +10,8 @@ cd "$ci_root"
 ci_need valgrind
 ci_timer_start
 b=${ci_build}valgrind
-suites=(device_api device_math device_faults device_threads device_limits device_cache device_user_kernels device_events)
+suites=(device_api device_math device_faults device_threads device_limits device_cache device_user_kernels device_events
+        device_build_options unit_outfile unit_trust unit_build_options)
 cmake -S . -B "$b" -DCLRT_WERROR=ON -DCLRT_TEST_DRIVERS=pocl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$b" -j2 --target "${suites[@]}" >/dev/null
 export OCL_ICD_VENDORS=$ci_root/$b/tests/icd/pocl CLRT_DEVICE= CLRT_TEST_REQUIRE_DEVICE=1 CLRT_TEST_SMALL=1

@@ -11,10 +11,13 @@ import subprocess
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
-try:
-    from wheel.bdist_wheel import bdist_wheel
-except ImportError:  # no wheel package: pip install still works, without this tag fix
-    bdist_wheel = None
+try:  # setuptools 70.1 and later have the command themselves
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:
+    try:  # older ones (Debian 12's 66) take it from the wheel package
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:  # neither: only a wheel build fails (pip says: invalid command 'bdist_wheel')
+        bdist_wheel = None
 
 HERE = pathlib.Path(__file__).resolve().parent
 SOURCE = HERE.parent

@@ -251,6 +251,55 @@ CLRT_API int clrt_buffer_write(clrt_queue *q, clrt_buffer *dst, const void *src,
 CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, size_t count);
 /** @} */
 
+/** @defgroup builds Builds: the log, and warming the caches
+ *  clrt compiles its kernels at run time for the device, once per process and
+ *  set of parameters; the driver's build cache (and, where it pays, clrt's
+ *  own: docs/tuning.md) keeps them for later processes. A first run on empty
+ *  caches compiles; these calls say when, and let a program compile ahead.
+ *  @{ */
+/** Where a build came from. */
+typedef enum clrt_build_source {
+    CLRT_BUILD_COMPILED = 1, /**< compiled from source (the driver's own cache may have served it) */
+    CLRT_BUILD_CACHED = 2    /**< loaded from clrt's program cache on disk */
+} clrt_build_source;
+/** One program build, as the log reports it. The strings live until the
+ *  callback returns. */
+typedef struct clrt_build_event {
+    const char *kernel;  /**< the built-in kernel ("matmul", "elementwise", ...), or "user" */
+    const char *dtype;   /**< "float32", "float64", "int32"; "" for a user program */
+    const char *variant; /**< the options that pick its variant ("-DTA=0 -DTB=1 ..."); "" for none */
+    const char *device;  /**< the device's name */
+    const char *cache_dir; /**< where this build is kept for later processes: clrt's
+                                program cache or the driver's own folder; "" when unknown */
+    double seconds;      /**< wall time of the build. POCL generates machine code at
+                              a kernel's first launch, after this */
+    clrt_build_source source; /**< compiled from source, or loaded from clrt's cache */
+} clrt_build_event;
+/** Called once per build, on the thread that asked for it: the event and a
+ *  one-line text of it ("clrt: built matmul float32 [...] for <device> in
+ *  0.21 s (built from source)"). */
+typedef void (*clrt_log_fn)(const clrt_build_event *event, const char *line, void *user);
+/** Report every later build to fn (NULL: stop). With no callback set and
+ *  $CLRT_LOG on (1, on, yes, true), each build's line goes to stderr. Set it
+ *  before builds run on other threads. */
+CLRT_API void clrt_set_log(clrt_log_fn fn, void *user);
+/** Progress of clrt_warm(): called after each step, with the steps done and
+ *  in all and a few words naming the step ("gemm float32 NT 7x300x200"). */
+typedef void (*clrt_progress_fn)(size_t done, size_t total, const char *what, void *user);
+/** Build every built-in kernel and launch variant this library uses on ctx's
+ *  device, running each once at small shapes on a queue of its own, so that
+ *  later processes find them in the caches (the driver's, and clrt's where
+ *  it keeps one): the math family in every dtype the device has, every
+ *  transpose and thin-matrix variant of the product, the reductions, the
+ *  transpose, and the neural-network layers at the article's CNN shapes. On
+ *  empty caches it takes tens of seconds (POCL on 2 cores); on warm ones,
+ *  about a second. progress may be NULL. Returns CLRT_OK, or the first
+ *  failure's status (the steps after it still run; the message is the
+ *  first failure's). A CI job runs it once (clrt-info --warm) and keeps the
+ *  cache folders between runs: docs/ci-with-pocl.md. */
+CLRT_API int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user);
+/** @} */
+
 /** @defgroup ops Math
  *  Destination first; enqueued on q, not waited for. The kernels' parameters
  *  can be read, forced per context and tuned through <clrt/clrt_tune.h>.

@@ -100,10 +100,16 @@ typedef struct clrt_kernel clrt_kernel;
  *  @param out      set to the new program; NULL on failure
  *  @param ctx      the context whose device runs the program
  *  @param source   OpenCL C source, NUL-terminated, not empty; copied
- *  @param options  build options ("-DN=4 -cl-fast-relaxed-math"); NULL means none
+ *  @param options  build options ("-DN=4 -cl-fast-relaxed-math"); NULL means none.
+ *                  Checked before the driver sees them, words split as a shell
+ *                  does ("-D N" is given to the driver as "-DN")
  *  @return CLRT_OK; CLRT_EINVAL for a NULL or empty argument or a destroyed
- *          context; CLRT_EBUILD when the source does not compile or the options
- *          are rejected (the build log is in clrt_error_message());
+ *          context, or options that some driver crashes the process on (a -D or
+ *          -I without its word, a quote left open; on rusticl and Oclgrind also
+ *          what only they crash on, a word that is not an option among it: the
+ *          table in docs/drivers.md), naming the option; CLRT_EBUILD when the
+ *          source does not compile or the driver rejects the options (the build
+ *          log is in clrt_error_message());
  *          CLRT_EDEVICE on a failed context; CLRT_ENOMEM, CLRT_EOPENCL. */
 CLRT_API int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *source,
                                  const char *options);

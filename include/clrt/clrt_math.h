@@ -56,6 +56,21 @@ extern "C" {
 CLRT_API int clrt_buffer_view(clrt_buffer **out, clrt_buffer *parent, size_t row, size_t col, size_t rows,
                               size_t cols);
 
+/** Make *out a rows x cols matrix over the same memory as src (a reshape:
+ *  no copy), element k of src in row order being element k of *out. src must
+ *  be one run of memory: a whole buffer, a one-row view, or a view as wide as
+ *  its own parent (a strided window is not: copy it with clrt_copy() into a
+ *  new buffer first). Like a view it keeps the memory alive, writes through
+ *  it change src, and clrt_buffer_view() of it takes windows of the new
+ *  shape. Operations treat it and other windows of the same memory as
+ *  overlapping when their spans of memory meet (in place needs the very same
+ *  window and shape).
+ *  @return CLRT_OK; CLRT_EINVAL for a NULL out, a NULL, foreign or destroyed
+ *          src, a zero size, or a src that is not one run of memory;
+ *          CLRT_ESHAPE when rows * cols differs from src's element count;
+ *          CLRT_ENOMEM. */
+CLRT_API int clrt_buffer_reshape(clrt_buffer **out, clrt_buffer *src, size_t rows, size_t cols);
+
 /** Whether op(x) is x or its transpose. */
 typedef enum { CLRT_NO_TRANS = 0, CLRT_TRANS = 1 } clrt_trans;
 

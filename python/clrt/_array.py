@@ -8,6 +8,7 @@ seen transposed (what a reduction along rows gives). Operations that need the
 memory as it is logically laid out (elementwise, argmax) transpose first.
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -231,8 +232,24 @@ class Array:
     def min(self, axis=None, keepdims=False):
         return reduce(REDUCE_MIN, self, axis, keepdims, "Array.min")
 
+    def mean(self, axis=None, keepdims=False):
+        return mean(self, axis, keepdims)
+
     def argmax(self, axis=None):
         return argmax(self, axis)
+
+    # -- shape and dtype
+    def reshape(self, *shape):
+        """The same elements in another shape of the same count (numpy's C order; one -1
+        is inferred): a view sharing this array's memory where its elements are one run
+        of it in that order (a whole array, rows of one, a 1-D view), else a new array
+        (a strided window, a transpose of a matrix), as numpy copies then too."""
+        return reshape(self, shape[0] if len(shape) == 1 else shape)
+
+    def astype(self, dtype, copy=True):
+        """A new array of dtype (float32, float64 or int32) holding these values converted
+        as numpy converts them; the same dtype gives a copy, or this array with copy=False."""
+        return astype(self, dtype, copy)
 
 
 # ---- making arrays
@@ -307,6 +324,55 @@ def _operand_error(who, x):
         return _refuse(_errors.EINVAL, f"clrt: operator {who} between a clrt array and a numpy "
                                        "array; move it to the device first with clrt.to_device")
     return _refuse(_errors.EINVAL, f"clrt: operator {who} does not take {type(x).__name__}")
+
+
+# ---- shape and dtype
+
+def _target_shape(shape, size, who):
+    """numpy's reshape argument (an int or a sequence of them, one of which may be -1)
+    for an array of size elements, as a tuple; refusals as _normalize_shape's."""
+    if isinstance(shape, (numbers.Integral, np.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise _refuse(_errors.EINVAL, f"{who}: shape must be ints, not {shape!r}") from None
+    if shape.count(-1) > 1:
+        raise _refuse(_errors.EINVAL, f"{who}: shape {shape} has more than one -1")
+    if len(shape) > 2 or any(n == 0 or n < -1 for n in shape):
+        _normalize_shape(shape, who)  # its refusal: too many dimensions, or zero or negative
+    known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+    if -1 in shape and size % known == 0:
+        shape = tuple(size // known if n == -1 else n for n in shape)
+    if int(np.prod(shape, dtype=np.int64)) != size:  # a -1 left makes the product negative
+        raise _refuse(_errors.ESHAPE, f"{who}: an array of {size} elements does not fit "
+                                      f"shape {shape}")
+    return shape
+
+
+def reshape(a, shape):
+    who = "Array.reshape"
+    shape = _target_shape(shape, a.size, who)
+    b = a._b
+    b.handle(who)
+    r, c = _shape2d(shape)
+    if (r, c) == _shape2d(a.shape):
+        return Array(b, shape, a._trans)  # the same matrix: (n,) and (1, n), () and (1, 1)
+    # Memory order is the logical order unless a is seen transposed; then only a vector
+    # (a 1 x n buffer, or an n x 1 one whose rows are adjacent) is in order.
+    in_order = not a._trans or b.rows == 1 or (b.cols == 1 and b.ld == 1)
+    src = a if in_order and b.one_run else a.copy()  # copy(): dense, in logical order
+    return Array(_buffer.reshape(src._b, r, c, who), shape)
+
+
+def astype(a, dtype, copy=True):
+    who = "Array.astype"
+    dt = _dtype(dtype, who)
+    if dt == a.dtype:
+        return a.copy() if copy else a
+    # The library converts no dtypes on the device: through the host, with numpy's rules
+    # (float to int32 truncates toward zero; NaN and out-of-range values as numpy makes them).
+    return to_device(a.get().astype(dt), ctx=a._b.ctx)
 
 
 # ---- views
@@ -568,6 +634,22 @@ def reduce(op, a, axis, keepdims, who):
     else:
         out.shape, out._trans = (n,), rows_of_buffer
     return out
+
+
+def mean(a, axis=None, keepdims=False):
+    """The sum over axis divided by the count summed, in the array's dtype (numpy: the
+    same for float32 and float64)."""
+    who = "Array.mean"
+    if a.dtype == np.int32:
+        raise _refuse(_errors.EUNSUPPORTED, f"{who}: int32 arrays have no arithmetic in clrt; "
+                                            "convert first, e.g. a.astype(np.float64).mean()")
+    s = reduce(REDUCE_SUM, a, axis, keepdims, who)
+    ax = _axis(axis, a.ndim, who)
+    n = a.size if ax is None or a.ndim < 2 else a.shape[ax]
+    # s is a new array: divided in place, as a whole buffer (its layout does not matter)
+    d = _scalar_buffer(a._b.ctx, a.dtype, float(n), who)
+    check(lib.clrt_binary(a._q(who), OP_DIV, s._b.ptr, s._b.ptr, d._b.ptr))
+    return s
 
 
 def argmax(a, axis=None):

@@ -12,7 +12,10 @@ device memory costs far more than the operations that fill it (POCL: 42 ms
 for 64 MiB against 10 ms for the add writing it), so `c = a + b` in a loop
 would otherwise be allocation-bound. The context's queue is in order, so the
 next user of a pooled buffer runs after every operation of the last one.
-close() and Context.close() free at once; Context.trim() empties the pool.
+A view or a reshape holds its whole buffer, so that memory reaches the pool
+only once no view of it is left (else the next new array would write over
+the view's values). close() and Context.close() free at once; Context.trim()
+empties the pool.
 """
 import ctypes
 import weakref
@@ -27,12 +30,23 @@ DTYPES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 
 
 
 class _Buffer:
-    __slots__ = ("ptr", "rows", "cols", "ctx", "dtype", "is_view", "__weakref__")
+    __slots__ = ("ptr", "rows", "cols", "ld", "ctx", "dtype", "is_view", "base", "__weakref__")
 
-    def __init__(self, ctx, ptr, rows, cols, dtype, is_view=False):
+    def __init__(self, ctx, ptr, rows, cols, dtype, is_view=False, ld=None, base=None):
         self.ptr, self.rows, self.cols, self.ctx, self.dtype = ptr, rows, cols, ctx, dtype
         self.is_view = is_view
+        # a view's or reshape's whole buffer: held so that it goes to the pool (and to the
+        # next new array) only once no view of its memory is left
+        self.base = base
+        # elements from a row to the next, as the library keeps it: the parent's for a
+        # view, cols for a buffer or a reshape; rows == 1 or ld == cols is one run of memory
+        self.ld = cols if ld is None else ld
         ctx._owned[id(self)] = weakref.ref(self)
+
+    @property
+    def one_run(self):
+        """Whether the elements, row after row, are one run of memory (what a reshape needs)."""
+        return self.rows == 1 or self.ld == self.cols
 
     def handle(self, who):
         if self.ptr is None:
@@ -81,4 +95,12 @@ def new(ctx, rows, cols, dtype, who):
 def view(parent, row, col, rows, cols, who):
     out = ctypes.c_void_p()
     check(lib.clrt_buffer_view(ctypes.byref(out), parent.handle(who), row, col, rows, cols))
-    return _Buffer(parent.ctx, out.value, rows, cols, parent.dtype, is_view=True)
+    return _Buffer(parent.ctx, out.value, rows, cols, parent.dtype, is_view=True, ld=parent.ld,
+                   base=parent.base or parent)
+
+
+def reshape(src, rows, cols, who):
+    """src's memory (one run of it) as a rows x cols matrix: a view, no copy."""
+    out = ctypes.c_void_p()
+    check(lib.clrt_buffer_reshape(ctypes.byref(out), src.handle(who), rows, cols))
+    return _Buffer(src.ctx, out.value, rows, cols, src.dtype, is_view=True, base=src.base or src)

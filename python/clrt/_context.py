@@ -149,7 +149,10 @@ class Context:
         return empty(shape, np.float32 if dtype is None else dtype, ctx=self)
 
     def program(self, source, options=None):
-        """Compile OpenCL C source for this context's device (cached per context)."""
+        """Compile OpenCL C source for this context's device (cached per context). options (build
+        options, "-DN=4") are checked before the driver sees them: what some driver crashes the
+        process on (a -D without its word, a quote left open, ...) raises clrt.Error
+        CLRT_EINVAL naming the option (docs/drivers.md)."""
         from ._kernel import Program
         return Program(self, source, options)
 

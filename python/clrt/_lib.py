@@ -81,6 +81,7 @@ _PROTOTYPES = {
     "clrt_buffer_create": (I, [c_void_pp, P, I, S, S]),
     "clrt_buffer_destroy": (V, [P]),
     "clrt_buffer_view": (I, [c_void_pp, P, S, S, S, S]),
+    "clrt_buffer_reshape": (I, [c_void_pp, P, S, S]),
     "clrt_buffer_write": (I, [P, P, P, S]),
     "clrt_buffer_read": (I, [P, P, P, S]),
     "clrt_gemm": (I, [P, I, I, D, P, P, D, P]),
@@ -147,3 +148,35 @@ def check(status):
     if status != 0:
         raise Error(status, lib.clrt_status_name(status).decode(),
                     lib.clrt_error_message().decode(errors="replace"))
+
+
+# ---- the build log: one line on stderr the first time clrt compiles kernels
+# for a while (a first run on empty caches), so that it is not taken for a hang.
+class BuildEvent(ctypes.Structure):
+    """clrt_build_event (clrt.h)."""
+    _fields_ = [("kernel", ctypes.c_char_p), ("dtype", ctypes.c_char_p), ("variant", ctypes.c_char_p),
+                ("device", ctypes.c_char_p), ("cache_dir", ctypes.c_char_p), ("seconds", ctypes.c_double),
+                ("source", ctypes.c_int)]
+
+
+_LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(BuildEvent), ctypes.c_char_p, ctypes.c_void_p)
+_COMPILE_SECONDS = 0.25  # a build from the driver's cache takes hundredths of a second
+_notice = {"said": False}
+
+
+def _on_build(event, line, user):
+    ev = event.contents
+    if ev.source != 1 or ev.seconds < _COMPILE_SECONDS or _notice["said"]:
+        return
+    _notice["said"] = True
+    import sys
+    where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
+    sys.stderr.write(f"clrt: compiling kernels for {ev.device.decode(errors='replace')} (first run only"
+                     + (f"; cached in {where})" if where else ")") + "\n")
+    sys.stderr.flush()
+
+
+_log_callback = _LOG_FN(_on_build)  # kept alive as long as the module
+if hasattr(lib, "clrt_set_log"):
+    lib.clrt_set_log.restype, lib.clrt_set_log.argtypes = None, [_LOG_FN, ctypes.c_void_p]
+    lib.clrt_set_log(_log_callback, None)

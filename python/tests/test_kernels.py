@@ -1,5 +1,6 @@
 """User kernels: ctx.program(src).kernel(name), launched with global/local sizes and numpy
-scalars / device arrays, Numba-style k[global, local](...) too; and their errors."""
+scalars / device arrays, Numba-style k[global, local](...) too; and their errors, malformed
+build options among them (refused before the driver sees them)."""
 import numpy as np
 import pytest
 
@@ -61,6 +62,23 @@ def test_build_error_carries_the_log(ctx):
     with pytest.raises(clrt.Error) as e:
         ctx.program("__kernel void broken(__global float *x) { x[0] = undefined_name; }")
     assert e.value.name == "CLRT_EBUILD" and "undefined_name" in e.value.message
+
+
+@pytest.mark.parametrize("options, named", [
+    ("-D", '"-D" needs a word'),            # POCL 3.1 crashed the process (SIGSEGV)
+    ("-DN=1 -I", '"-I" needs a word'),
+    ("-DN=\"1", "left open"),               # rusticl: SIGSEGV
+    ("'-DN=1", "left open"),                # rusticl, Oclgrind: SIGSEGV
+])
+def test_build_options_checked_first(ctx, options, named):
+    """Options some driver crashes on are refused before any driver sees them."""
+    with pytest.raises(clrt.Error) as e:
+        ctx.program(SRC, options)
+    assert e.value.name == "CLRT_EINVAL" and named in e.value.message and options in e.value.message
+    k = ctx.program("__kernel void n(__global int *o) { o[0] = N; }", "-D N=7").kernel("n")
+    out = clrt.empty(1, np.int32, ctx=ctx)
+    k[1](out)
+    assert out.get()[0] == 7  # "-D N=7", two words, reaches the compiler joined
 
 
 def test_argument_errors(ctx):

@@ -1,4 +1,6 @@
 """Slicing: a[r0:r1, c0:c1] is a view (no copy), of views and of transposes."""
+import gc
+
 import numpy as np
 import pytest
 
@@ -59,6 +61,23 @@ def test_view_outlives_parent(ctx, rng):
     np.testing.assert_array_equal(v.get(), x[1:3, 1:3])  # the view kept the memory alive
     with pytest.raises(clrt.Error, match="after it was closed"):
         a.get()
+
+
+def test_view_keeps_memory_from_the_pool(ctx, rng):
+    """The parent gone, its memory stays the view's: the next array of the parent's shape
+    (which the pool would serve from freed memory) gets other memory."""
+    x = rand(rng, (7, 9), np.float32)
+    a = clrt.to_device(x, ctx=ctx)
+    v, r = a[0:2, :], a.reshape(9, 7)
+    del a
+    gc.collect()
+    b = clrt.zeros((7, 9), np.float32, ctx=ctx)
+    np.testing.assert_array_equal(v.get(), x[0:2, :])
+    np.testing.assert_array_equal(r.get(), x.reshape(9, 7))
+    del v, r
+    gc.collect()
+    b2 = clrt.zeros((7, 9), np.float32, ctx=ctx)  # now the pool may serve it
+    np.testing.assert_array_equal(b.get() + b2.get(), np.zeros((7, 9)))
 
 
 def test_refusals(ctx):

@@ -32,6 +32,13 @@ static atomic_int armed_code;
 static atomic_ulong calls[CLRT__FAULT_SITES];
 
 static atomic_int armed_every;
+/* the build log a failed build injected at CLRT__FAULT_BUILD reports (a test
+ * sets it with the fault; clear empties it) */
+static _Atomic(const char *) armed_log;
+
+void clrt__debug_fault_build_log(const char *log) { atomic_store(&armed_log, log); }
+
+const char *clrt__fault_build_log(void) { return atomic_load(&armed_log); }
 
 void clrt__debug_fault_arm(int site, unsigned nth, cl_int code)
 {
@@ -52,6 +59,7 @@ void clrt__debug_fault_arm_every(int site, cl_int code)
 void clrt__debug_fault_clear(void)
 {
     atomic_store(&armed_site, -1);
+    atomic_store(&armed_log, NULL);
     for (int s = 0; s < CLRT__FAULT_SITES; s++)
         atomic_store(&calls[s], 0);
 }

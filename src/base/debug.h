@@ -54,6 +54,11 @@ void clrt__debug_fault_arm(int site, unsigned nth, cl_int code);
  * failure that retrying cannot get past). */
 void clrt__debug_fault_arm_every(int site, cl_int code);
 void clrt__debug_fault_clear(void);
+/* The build log an injected CLRT__FAULT_BUILD failure reports (a static
+ * string; NULL: an empty log, as a driver gives); cleared by
+ * clrt__debug_fault_clear. clrt__fault_build_log: what program.c reports. */
+void clrt__debug_fault_build_log(const char *log);
+const char *clrt__fault_build_log(void);
 /* How many calls of site were made since the last arm/clear (to find an N). */
 unsigned long clrt__debug_fault_calls(int site);
 cl_int clrt__fault(int site);

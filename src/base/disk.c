@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/trust.h"
+
 static void remove_stale_temps(const char *path);
 
 uint64_t clrt__hash(uint64_t h, const void *data, size_t len)
@@ -43,39 +45,37 @@ static int make_dirs(char *path)
     return (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
 }
 
-int clrt__cache_dir(const char *sub, int create, char *out, size_t cap)
+int clrt__cache_root(char *out, size_t cap)
 {
     const char *base = getenv("CLRT_CACHE_DIR");
     int n;
     if (base && *base) {
-        n = snprintf(out, cap, "%s/%s", base, sub);
+        n = snprintf(out, cap, "%s", base);
     } else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/') {
-        n = snprintf(out, cap, "%s/clrt/%s", base, sub);
+        n = snprintf(out, cap, "%s/clrt", base);
     } else if ((base = getenv("HOME")) && *base) {
-        n = snprintf(out, cap, "%s/.cache/clrt/%s", base, sub);
+        n = snprintf(out, cap, "%s/.cache/clrt", base);
     } else {
         return -1;
     }
+    return (n < 0 || (size_t)n >= cap) ? -1 : 0;
+}
+
+int clrt__cache_dir(const char *sub, int create, char *out, size_t cap)
+{
+    char root[4096];
+    if (clrt__cache_root(root, sizeof root) != 0)
+        return -1;
+    int n = snprintf(out, cap, "%s/%s", root, sub);
     if (n < 0 || (size_t)n >= cap)
         return -1;
     return create ? make_dirs(out) : 0;
 }
 
-int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
+int clrt__file_read_fd(int fd, size_t max, char **data, size_t *len)
 {
     *data = NULL;
     *len = 0;
-    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
-     * writer, forever; fstat then admits only a regular file. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
     char *buf = NULL;
     size_t size = 0, cap = 0;
     int rc = 0;
@@ -117,49 +117,54 @@ int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
     return 0;
 }
 
+int clrt__file_read(const char *path, size_t max, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer, forever; fstat then admits only a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return clrt__file_read_fd(fd, max, data, len);
+}
+
+int clrt__cache_file_read(const char *path, size_t max, char **data, size_t *len)
+{
+    char why[600];
+    int rc = clrt__trusted_read(path, max, data, len, why, sizeof why);
+    if (rc < 0)
+        clrt__untrusted_warn(path, why);
+    return rc == 0 ? 0 : -1;
+}
+
 int clrt__file_is_other(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-int clrt__file_write_atomic(const char *path, const void *data, size_t len)
+int clrt__cache_write(const char *path, const void *data, size_t len, char *why, size_t cap)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return -1;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    const char *p = data;
-    size_t left = len;
-    int rc = 0;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            rc = -1;
-            break;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (close(fd) != 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
+    int rc = clrt__trusted_write(path, data, len, why, cap);
     if (rc == 0)
         remove_stale_temps(path);
     return rc;
+}
+
+int clrt__file_write_atomic(const char *path, const void *data, size_t len)
+{
+    char why[600];
+    int rc = clrt__cache_write(path, data, len, why, sizeof why);
+    if (rc == -2)
+        clrt__untrusted_warn(path, why);
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- keeping a cache folder tidy */

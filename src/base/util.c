@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/disk.h"
+#include "base/thread.h"
+
 char *clrt__strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -94,4 +97,22 @@ long clrt__env_long(const char *name, long dflt, long min, long max)
     if (first_warning(name))
         fprintf(stderr, "clrt: %s=%s is not a whole number from %ld to %ld; using %ld\n", name, v, min, max, dflt);
     return dflt;
+}
+
+/* Hashes of the (a, b) pairs already seen: a warning's file and reason. */
+static clrt_mutex seen_lock = CLRT_MUTEX_INITIALIZER;
+static uint64_t seen[64];
+static size_t nseen;
+
+int clrt__first_time(const char *a, const char *b)
+{
+    uint64_t h = clrt__hash_str(clrt__hash_str(CLRT_HASH_INIT, a), b);
+    int first = 1;
+    clrt_mutex_lock(&seen_lock);
+    for (size_t i = 0; i < nseen && first; i++)
+        first = seen[i] != h;
+    if (first && nseen < sizeof seen / sizeof *seen)
+        seen[nseen++] = h;
+    clrt_mutex_unlock(&seen_lock);
+    return first;
 }

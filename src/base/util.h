@@ -27,4 +27,9 @@ int clrt__env_flag(const char *name, int dflt);
  * stderr per variable. */
 long clrt__env_long(const char *name, long dflt, long min, long max);
 
+/* 1 the first time this process asks about the pair (a, b), 0 after: for
+ * warnings given once per file and reason (past 64 pairs, every later one is
+ * a first time: warned again rather than never). Thread-safe. */
+int clrt__first_time(const char *a, const char *b);
+
 #endif

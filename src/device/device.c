@@ -8,6 +8,7 @@
 #include "base/thread.h"
 #include "base/util.h"
 #include "device/device.h"
+#include "device/driver_env.h"
 
 /* The loader's "no platform installed" code (cl_khr_icd); not in the 1.2 headers. */
 #define CLRT_PLATFORM_NOT_FOUND_KHR (-1001)
@@ -134,6 +135,7 @@ static void describe(clrt__device_entry *e, cl_platform_id platform, cl_device_i
     memcpy(facts->max_work_item, witem, sizeof facts->max_work_item);
     facts->pref_vec_float = vf;
     facts->pref_vec_double = vd;
+    facts->nv_compiler_options = has_extension(device, "cl_nv_compiler_options");
 }
 
 static int enumerate(clrt__device_entry **out, size_t *count)
@@ -217,6 +219,7 @@ int clrt__device_enumerate(clrt__device_entry **out, size_t *count)
     *out = NULL;
     *count = 0;
     clrt_mutex_lock(&discovery_lock);
+    clrt__driver_env_prepare();
     int status = enumerate(out, count);
     clrt_mutex_unlock(&discovery_lock);
     return status;
@@ -278,7 +281,9 @@ const char *clrt_device_type_name(int type)
  * is worth using there (its first store costs POCL a one-time build of the
  * binary, ~4 s here). NVIDIA's compute cache (~/.nv/ComputeCache) makes a
  * repeated build cheap, as PyOpenCL also assumes: skip clrt's there. */
-int clrt__driver_caches_builds(const clrt__device_facts *dev)
+int clrt__driver_caches_builds(const clrt__device_facts *dev) { return clrt__icontains(dev->platform, "nvidia", 6); }
+
+int clrt__driver_binary_costly(const clrt__device_facts *dev)
 {
-    return clrt__icontains(dev->platform, "nvidia", 6);
+    return clrt__icontains(dev->platform, "portable computing language", 27);
 }

@@ -24,6 +24,7 @@ typedef struct clrt__device_facts {
     size_t max_work_item[3];         /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
     unsigned pref_vec_float;         /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT */
     unsigned pref_vec_double;
+    int nv_compiler_options;         /* cl_nv_compiler_options: the build takes -cl-nv-maxrregcount */
 } clrt__device_facts;
 
 /* One device of the list. */
@@ -52,7 +53,16 @@ int clrt__device_is_emulator(const clrt_device_info *info);
 size_t clrt__device_loop_budget(const clrt__device_facts *dev);
 
 /* 1 when the driver keeps a cache of built programs that makes a repeated
- * clBuildProgram cheap, so clrt's on-disk binary cache would only add work. */
+ * clBuildProgram cheap, so clrt's on-disk binary cache would only add work
+ * (NVIDIA). */
 int clrt__driver_caches_builds(const clrt__device_facts *dev);
+
+/* 1 when reading a built program back (to store it) costs the driver a
+ * build of its own: POCL generates code for every kernel of the program once
+ * more, for a generic work-group size. Measured on a cold clrt-train run
+ * (--epochs 1 --limit 2000, 2-core AMD EPYC): 22.6 s storing every program,
+ * 9.9 s not. clrt then loads what its cache holds but stores only when a
+ * program warms the caches on purpose (clrt_warm) or CLRT_CACHE=1 says so. */
+int clrt__driver_binary_costly(const clrt__device_facts *dev);
 
 #endif

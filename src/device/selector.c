@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "device/driver_env.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -155,6 +156,25 @@ static void append_device_list(const clrt__device_entry *devs, size_t n)
     }
 }
 
+/* No device at all. With no driver registered: install one. With drivers
+ * registered that reported nothing, installing another would not help: say
+ * which are there and how to find out why they did not start. */
+static int no_device(const char *func)
+{
+    char first[256];
+    const size_t drivers = clrt__icd_count(first, sizeof first);
+    if (drivers == 0)
+        return clrt__fail(CLRT_ENODEVICE, func,
+                          "no OpenCL platform with a device is installed. Install an OpenCL driver: "
+                          "your GPU vendor's, or POCL for the CPU (Debian: apt-get install "
+                          "pocl-opencl-icd). $OCL_ICD_VENDORS, if set, must name a folder of .icd files.");
+    return clrt__fail(CLRT_ENODEVICE, func,
+                      "%zu OpenCL driver%s registered (%s%s), but none reported a device: the driver did not "
+                      "start (POCL: POCL_DEBUG=1 says why; it needs a writable cache folder), or a GPU driver "
+                      "finds no GPU it supports. clinfo lists what each driver reports.",
+                      drivers, drivers == 1 ? " is" : "s are", first, drivers > 1 ? ", ..." : "");
+}
+
 int clrt__device_select(const char *selector, const char *func, clrt__device_entry *out)
 {
     const char *origin = "argument";
@@ -175,10 +195,7 @@ int clrt__device_select(const char *selector, const char *func, clrt__device_ent
         return status;
     if (n == 0) {
         free(devs);
-        return clrt__fail(CLRT_ENODEVICE, func,
-                          "no OpenCL platform with a device is installed. Install an OpenCL driver: "
-                          "your GPU vendor's, or POCL for the CPU (Debian: apt-get install "
-                          "pocl-opencl-icd). $OCL_ICD_VENDORS, if set, must name a folder of .icd files.");
+        return no_device(func);
     }
 
     long pick = clrt__selector_pick(&sel, devs, n);

@@ -50,15 +50,18 @@ size_t clrt__matmul_local_bytes(const clrt__matmul_params *p, size_t elem)
 {
     if (!p->use_local)
         return 0;
-    /* As: (WGY*TM) x TK, Bs: TK x (WGX*TN) */
+    /* As: TK x (WGY*TM), Bs: TK x (WGX*TN): one of each in matmul, two in matmul_fast;
+     * counted for both, as Oclgrind counts every __local array of a program against
+     * each launch (NVIDIA's and AMD's compilers give each kernel its own) */
     size_t bm = (size_t)p->wgy * p->tm, bn = (size_t)p->wgx * p->tn;
-    return (bm + bn) * p->tk * elem;
+    return 3 * (bm + bn) * p->tk * elem;
 }
 
-/* Make the vector width divide TN (and TK with local tiles). */
+/* Make the vector width divide TN (and with local tiles TK and the tile's rows,
+ * WGY*TM: A^T is read in vectors along them). */
 static void fix_vw(clrt__matmul_params *p)
 {
-    while (p->vw > 1 && (p->tn % p->vw || (p->use_local && p->tk % p->vw)))
+    while (p->vw > 1 && (p->tn % p->vw || (p->use_local && (p->tk % p->vw || (p->wgy * p->tm) % p->vw))))
         p->vw /= 2;
 }
 
@@ -105,6 +108,51 @@ static int shrink(clrt__matmul_params *p, size_t kernel_wg, size_t local_budget,
     return changed || vw != p->vw;
 }
 
+/* The GPU variant's tiles per vendor. Checked offline against each vendor's
+ * instruction set with .ci/gpu-isa.sh (docs/benchmarks.md has the table): the
+ * compilers' registers, spills and occupancy, and the main loop's share of FMAs.
+ * The one real GPU run so far (H200, 2026-12-04) predates these tiles. */
+static void gpu_defaults(const clrt__device_facts *dev, int dbl, clrt__matmul_params *m)
+{
+    switch (gpu_vendor(dev)) {
+    case V_NVIDIA:
+        /* fp32: 128 x 128 per 256 work-items, 8 x 8 each, k tiles of 8 (double-buffered in
+         * matmul_fast: 16 KiB of local memory, 8 KiB in matmul): the main loop is 1024 FFMA in 1113-1124 instructions
+         * on sm_90 and sm_80 (0.91-0.92), in 120-128 registers: two groups, 16 warps, per
+         * SM. The cap of 128 registers is what keeps it there: ptxas alone takes 129-130
+         * for two of the four transposes (8 warps). The 8 x 8 tile of the old kernel took
+         * 168 (169 on the H200), one group per SM, and 4 x 4 peaks at 0.76.
+         * fp64: 64 x 64, 4 x 4 each: DFMA issues every other cycle, so 0.73 of the
+         * loop's instructions is the full rate; 66-80 registers, 24 warps, uncapped (with
+         * the cap ptxas takes all 128: 16 warps). */
+        if (dbl) {
+            set_mm(m, 1, 4, 4, 8, 16, 16, 2);
+        } else {
+            set_mm(m, 1, 8, 8, 8, 16, 16, 4);
+            m->maxreg = dev->nv_compiler_options ? 128 : 0;
+        }
+        break;
+    case V_AMD:
+        /* the same tiles, checked on their own: fp32 on gfx90a 140-150 VGPRs (3 waves per
+         * SIMD), every FMA a packed v_pk_fma_f32, 0.91 of the packed peak; on gfx1100 (wave32)
+         * 94-97 VGPRs, 0.67-0.93 of FMAs dual-issued (VOPD). fp64 on gfx90a: 118-122 VGPRs,
+         * 0.93 of the loop's VALU instructions DFMA. */
+        if (dbl)
+            set_mm(m, 1, 4, 4, 8, 16, 16, 2);
+        else
+            set_mm(m, 1, 8, 8, 8, 16, 16, 4);
+        break;
+    case V_INTEL:
+    default:
+        /* smaller register budget per work-item: 4 x 4, 64 x 64 tile; fp64 k tiles of 8
+         * (24 KiB of local memory for both kernels, as for fp32) */
+        set_mm(m, 1, 4, 4, dbl ? 8 : 16, 16, 16, dbl ? 2 : 4);
+        break;
+    }
+    /* products too small to fill the GPU in k splits (clrt__matmul_splits) */
+    m->ksplit = 1;
+}
+
 static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *out)
 {
     clrt__matmul_params m;
@@ -134,27 +182,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         m.rows_first = 1;
         m.fit_rows = 1;
     } else {
-        switch (gpu_vendor(dev)) {
-        case V_NVIDIA:
-            /* 64 x 64 tile per 256 work-items, 4 x 4 each. On an H200 (driver 580)
-             * 8 x 8 took 169 registers, one group per multiprocessor; the tuner's
-             * side-by-side pass found 4 x 4 faster by 1.44x at n = 1024, 1.28x at
-             * 1031 and 1.25x at 2048 (.ci/gpu-check.sh, 2026-12-04) */
-            set_mm(&m, 1, 4, 4, 16, 16, 16, dbl ? 2 : 4);
-            break;
-        case V_AMD:
-            /* 128 x 128 tile per 256 work-items, 8 x 8 each (fp32); 64 x 64 for fp64 */
-            if (dbl)
-                set_mm(&m, 1, 4, 4, 16, 16, 16, 2);
-            else
-                set_mm(&m, 1, 8, 8, 16, 16, 16, 4);
-            break;
-        case V_INTEL:
-        default:
-            /* smaller register budget per work-item: 4 x 4, 64 x 64 tile */
-            set_mm(&m, 1, 4, 4, 16, 16, 16, dbl ? 2 : 4);
-            break;
-        }
+        gpu_defaults(dev, dbl, &m);
     }
     /* respect per-dimension work-item limits, then the totals */
     if (dev->max_work_item[0] && m.wgx > dev->max_work_item[0])
@@ -188,6 +216,15 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
         return clrt__refuse(why, cap, "a %ux%u tile per work-item is more than 1024 accumulators", p->tm, p->tn);
     if (p->use_local && p->tk % p->vw)
         return clrt__refuse(why, cap, "with local tiles tk (%u) must be a multiple of vw (%u)", p->tk, p->vw);
+    if (p->use_local && (p->wgy * p->tm) % p->vw)
+        return clrt__refuse(why, cap, "with local tiles wgy x tm (%u x %u) must be a multiple of vw (%u)", p->wgy,
+                            p->tm, p->vw);
+    if (p->ksplit && !p->use_local)
+        return clrt__refuse(why, cap, "ksplit needs local tiles (use_local=1)");
+    /* a build option only NVIDIA's driver takes; any other fails the build */
+    if (p->maxreg && !(p->use_local && dev->nv_compiler_options))
+        return clrt__refuse(why, cap, "maxreg (-cl-nv-maxrregcount) needs local tiles and a device with "
+                                      "cl_nv_compiler_options");
     if (clrt__check_group(dev, p->wgx, p->wgy, why, cap) != 0)
         return -1;
     if (!p->use_local) {
@@ -289,6 +326,8 @@ static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t
     int n = snprintf(buf, cap, "-DTA=%d -DTB=%d -DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u",
                      !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB), narrow, tm, tn,
                      fitted_rows(&p, variant));
+    if (n > 0 && (size_t)n < cap && p.use_local && p.maxreg)
+        n += snprintf(buf + n, cap - (size_t)n, " -cl-nv-maxrregcount=%u", p.maxreg);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
@@ -311,7 +350,7 @@ static const char *aux_entry(const clrt__pvals *p, int variant, unsigned i)
 {
     const clrt__matmul_params m = clrt__mm(p);
     if (m.use_local)
-        return NULL;
+        return i == CLRT__MATMUL_AUX_FAST ? "matmul_fast" : i == CLRT__MATMUL_AUX_SUM ? "matmul_sum" : NULL;
     if (i == CLRT__MATMUL_AUX_PACK_B)
         return m.pack ? "pack_b" : NULL;
     if (i == CLRT__MATMUL_AUX_PACK_A)
@@ -329,6 +368,45 @@ void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, siz
     local[1] = p->wgy;
     global[0] = clrt__ceil_div(clrt__ceil_div(N, p->tn), p->wgx) * p->wgx;
     global[1] = clrt__ceil_div(clrt__ceil_div(M, p->tm), p->wgy) * p->wgy;
+}
+
+/* One operand of matmul_fast (cl/matmul_gpu.cl): stored along k (A, B^T) or
+ * along x (A^T: x = m, B: x = n, X of them). */
+static int fast_operand(const clrt__matmul_params *p, int along_k, size_t X, size_t K, size_t off, size_t ld)
+{
+    const size_t last = along_k ? off + (X - 1) * ld + K : off + (K - 1) * ld + X;
+    return ld % p->vw == 0 && off % p->vw == 0 && (along_k || X % p->vw == 0) && X && K &&
+           ld < 0xffffffffu && last + p->vw < 0xffffffffu;
+}
+
+/* A product's k splits: with ksplit = 1, where its groups are fewer than the device's
+ * compute units, as many as make two groups per unit (two fit one, 16 warps on NVIDIA),
+ * each at least 8 tiles of k (64 with the shipped tk) so that the partials' traffic
+ * stays small beside the arithmetic, at most 64. The CNN's weight gradients need it:
+ * 20 x 25 x 36864 (conv1 at batch 64) is one 128 x 128 tile, one group on one compute
+ * unit, with k for 132 of them; 50 x 500 x 4096 four. */
+size_t clrt__matmul_splits(const clrt__matmul_params *p, const clrt__device_facts *dev, size_t M, size_t N, size_t K)
+{
+    if (!p->use_local || !p->ksplit || !p->tk || !p->tm || !p->tn || !p->wgx || !p->wgy)
+        return 1;
+    const size_t most = K / (8 * (size_t)p->tk);
+    size_t want = p->ksplit;
+    if (want == 1) {
+        const size_t groups = clrt__ceil_div(M, (size_t)p->tm * p->wgy) * clrt__ceil_div(N, (size_t)p->tn * p->wgx);
+        want = groups < dev->compute_units ? clrt__ceil_div(2 * (size_t)dev->compute_units, groups) : 1;
+    }
+    want = want < 64 ? want : 64;
+    return want < 2 || most < 2 ? 1 : want < most ? want : most;
+}
+
+size_t clrt__matmul_fast_k(const clrt__matmul_params *p, int ta, int tb, size_t M, size_t N, size_t K, size_t a_off,
+                           size_t lda, size_t b_off, size_t ldb)
+{
+    if (!p->use_local || !p->tk || !p->vw || K < 2 * (size_t)p->tk)
+        return 0;
+    if (!fast_operand(p, !ta, M, K, a_off, lda) || !fast_operand(p, tb, N, K, b_off, ldb))
+        return 0;
+    return K / (2 * (size_t)p->tk) * 2 * p->tk;
 }
 
 /* The tuner searches the k block the timing sizes really run: tkp (and pack)

@@ -36,10 +36,31 @@ size_t clrt__matmul_k_slice(const clrt__device_facts *dev, const clrt__matmul_pa
 /* NDRange for an M x N product. */
 void clrt__matmul_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2]);
 
-/* The auxiliary kernels of the CPU variant (clrt__built's aux[] indices):
- * pack_b, pack_a, and (A B^T) matmul_dot. */
-enum { CLRT__MATMUL_AUX_PACK_B = 0, CLRT__MATMUL_AUX_PACK_A = 1, CLRT__MATMUL_AUX_DOT = 2 };
-/* Bytes of local memory the kernel declares with p. */
+/* The auxiliary kernels (clrt__built's aux[] indices): of the CPU variant
+ * pack_b, pack_a, and (A B^T) matmul_dot; of the GPU variant matmul_fast, the
+ * main loop for operands clrt__matmul_fast_k accepts, and matmul_sum, which adds
+ * up the partial products of k splits (clrt__matmul_splits). */
+enum {
+    CLRT__MATMUL_AUX_PACK_B = 0,
+    CLRT__MATMUL_AUX_PACK_A = 1,
+    CLRT__MATMUL_AUX_DOT = 2,
+    CLRT__MATMUL_AUX_FAST = 3,
+    CLRT__MATMUL_AUX_SUM = 4
+};
+/* Into how many splits of k the GPU variant (launch parameters p) computes an
+ * M x N x K product on dev, side by side (1: none): the parameter ksplit's rule. */
+size_t clrt__matmul_splits(const clrt__matmul_params *p, const clrt__device_facts *dev, size_t M, size_t N,
+                           size_t K);
+/* How much of k (from its start) the GPU variant's matmul_fast kernel (built with
+ * p, transposes ta, tb) may take of an M x N x K product whose A and B start at
+ * element offsets a_off, b_off with row strides lda, ldb: the largest multiple of
+ * 2 tk within K, or 0 where the kernel's conditions do not hold (cl/matmul_gpu.cl:
+ * rows on a vw boundary, along m (A^T) or n (B) a multiple of vw, every offset
+ * read below 2^32). The rest runs in the general kernel, matmul. */
+size_t clrt__matmul_fast_k(const clrt__matmul_params *p, int ta, int tb, size_t M, size_t N, size_t K, size_t a_off,
+                           size_t lda, size_t b_off, size_t ldb);
+/* Bytes of local memory the kernel declares with p (the GPU variant: both its
+ * kernels', a tile's buffer in matmul and two in matmul_fast). */
 size_t clrt__matmul_local_bytes(const clrt__matmul_params *p, size_t elem);
 
 #endif

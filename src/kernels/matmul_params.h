@@ -9,7 +9,8 @@
 #include "kernels/params.h"
 
 /* X(name, -D define, min, max, tuner values for variant 0 | variant 1, meaning).
- * Adding a parameter is one line here and its use in the .cl file. */
+ * Adding a parameter is one line here and its use in the .cl file (vw stays last:
+ * device_tuned edits the end of a tuned file's line). */
 #define CLRT__MATMUL_PARAMS(X)                                                                                \
     X(use_local, NULL, 0, 1, "", "",                                                                          \
       "kernel variant: 0 register tiles (matmul_cpu.cl, CPUs), 1 local-memory tiles (matmul_gpu.cl, GPUs)") \
@@ -32,6 +33,13 @@
       "variant 0, A B^T: tm x (tn/vw) dot products along k, nothing packed: 0 never, 1 when it pays, 2 always") \
     X(fit_rows, NULL, 0, 2, "", "",                                                                           \
       "variant 0: C with few rows takes tiles of fewer rows, as many as tm makes: 0 never, 1 when it pays, 2 always") \
+    X(maxreg, NULL, 0, 255, "", "",                                                                           \
+      "variant 1: registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount), 0 its own choice; "  \
+      "only where the device takes cl_nv_compiler_options")                                                     \
+    X(ksplit, NULL, 0, 64, "", "",                                                                            \
+      "variant 1: a product of fewer work-groups than the device has compute units computed as k splits side "  \
+      "by side, then summed: 0 never, 1 as many as fill the device (at most 64, each at least 8 k tiles), "     \
+      "2-64 always that many")                                                                                 \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4 8", "vector width: 1, 2, 4, 8 or 16")
 
 typedef struct clrt__matmul_params {

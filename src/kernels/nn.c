@@ -39,6 +39,15 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         t.wg = 16; /* small groups: small test shapes still span several */
     } else if (clrt__wants_register_tiles(dev)) {
         t.conv = 1;
+    } else {
+        /* GPUs (conv=0: the direct kernel only when asked for): 4 x 2 vectors, groups
+         * of 256. On sm_90 (.ci/gpu-isa.sh) 6 x 2 took 118 registers (16 warps) fp32 and
+         * 168 fp64 (12), in groups of 16, half a warp each; 4 x 2 takes 79 (24 warps) and
+         * 127 (16), 0.53 and 0.54 of its loop FMAs (fp64: DFMA's full rate). The loop's
+         * loads of x and wt per tap, not local tiles, keep it there: on a GPU the
+         * convolution's arithmetic is the GEMM's (im2col). */
+        t.ctm = 4;
+        t.cwg = 256;
     }
     /* half the budget: the kernels' counts of passes leave out their loops' own overheads */
     t.loops = (unsigned)(clrt__device_loop_budget(dev) / 2);
@@ -47,6 +56,8 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
     const size_t max = dev->max_work_group ? dev->max_work_group : 1;
     while (t.wg > max)
         t.wg /= 2;
+    while (t.cwg > max)
+        t.cwg /= 2;
     memcpy(out->v, &t, sizeof t);
 }
 

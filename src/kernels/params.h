@@ -14,7 +14,7 @@
  * many unsigned values at most, in declaration order, without padding. */
 enum { CLRT__MAX_PARAMS = 16 };
 /* Auxiliary kernels a built-in kernel may have (packing steps, other forms). */
-enum { CLRT__MAX_AUX = 3 };
+enum { CLRT__MAX_AUX = 5 };
 /* Largest value any parameter may take in text (tuned files, overrides). */
 enum { CLRT__PARAM_MAX = 65536 };
 

@@ -19,17 +19,16 @@
  * kernel or parameter needs nothing here. */
 #include "kernels/tuned.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/debug.h"
 #include "base/disk.h"
+#include "base/trust.h"
 #include "base/thread.h"
 #include "base/util.h"
 
@@ -302,34 +301,21 @@ fail:
     return NULL;
 }
 
-int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt__tuned_set *set)
+int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt__tuned_set *set, char *why,
+                      size_t cap)
 {
     char *text = clrt__tuned_format(info, set);
-    if (!text)
+    if (!text) {
+        snprintf(why, cap, "out of host memory");
         return -1;
-    int rc = clrt__file_write_atomic(path, text, strlen(text));
+    }
+    /* as the program cache's files: only where base/trust.h trusts the folder */
+    int rc = clrt__cache_write(path, text, strlen(text), why, cap);
     free(text);
-    return rc;
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- loading, with one warning per file and reason */
-
-static clrt_mutex warn_lock = CLRT_MUTEX_INITIALIZER;
-static uint64_t warned[64];
-static size_t nwarned;
-
-static int first_time(const char *a, const char *b)
-{
-    uint64_t h = clrt__hash_str(clrt__hash_str(CLRT_HASH_INIT, a), b);
-    int first = 1;
-    clrt_mutex_lock(&warn_lock);
-    for (size_t i = 0; i < nwarned && first; i++)
-        first = warned[i] != h;
-    if (first && nwarned < sizeof warned / sizeof *warned)
-        warned[nwarned++] = h;
-    clrt_mutex_unlock(&warn_lock);
-    return first;
-}
 
 int clrt__tuned_load(const char *path, const clrt_device_info *info, const clrt__device_facts *facts,
                      clrt__tuned_set *out)
@@ -343,16 +329,12 @@ int clrt__tuned_load(const char *path, const clrt_device_info *info, const clrt_
     }
     char *data = NULL;
     size_t len = 0;
-    char why[300];
-    int rc;
-    if (clrt__file_read(path, CLRT__TUNED_MAX_FILE, &data, &len) != 0) {
-        struct stat st;
-        if (stat(path, &st) != 0 && errno == ENOENT)
-            return 0; /* no tuning: the defaults, silently */
-        if (clrt__file_is_other(path))
-            snprintf(why, sizeof why, "not a regular file (only regular files are read)");
-        else
-            snprintf(why, sizeof why, "cannot read it, or it is larger than %d bytes", CLRT__TUNED_MAX_FILE);
+    char why[600];
+    /* only a file of this user's that no one else may write (base/trust.h) */
+    int rc = clrt__trusted_read(path, CLRT__TUNED_MAX_FILE, &data, &len, why, sizeof why);
+    if (rc == 1)
+        return 0; /* no tuning: the defaults, silently */
+    if (rc != 0) {
         rc = -1;
     } else if (len == 0) {
         free(data);
@@ -364,7 +346,7 @@ int clrt__tuned_load(const char *path, const clrt_device_info *info, const clrt_
     if (rc == 0)
         return 1;
     clrt__tuned_count(CLRT__TUNED_IGNORED);
-    if (first_time(path, why))
+    if (clrt__first_time(path, why))
         fprintf(stderr, "clrt: ignoring tuned parameters %s: %s; using the defaults for device '%s'\n", path, why,
                 info->name);
     return -1;
@@ -387,7 +369,7 @@ void clrt__tuned_rejected(const clrt_device_info *info, int kernel, int dtype, c
     clrt__tuned_count(CLRT__TUNED_FALLBACK);
     char what[64];
     snprintf(what, sizeof what, "%s %s", clrt__kernel_at(kernel)->name, clrt__dtype_word(dtype));
-    if (first_time(info->name, what))
+    if (clrt__first_time(info->name, what))
         fprintf(stderr, "clrt: the tuned %s parameters for device '%s' do not work there (%s); using the defaults\n",
                 what, info->name, why);
 }

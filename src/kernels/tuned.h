@@ -11,7 +11,9 @@
  *
  * A file that is corrupt (bad checksum, bad syntax), foreign (another device,
  * driver or clrt version) or invalid (a value out of range or beyond the
- * device's limits) is ignored as a whole, with one warning on stderr. */
+ * device's limits) is ignored as a whole, with one warning on stderr; so is
+ * one that base/trust.h does not trust (a file or folder another user owns
+ * or may write, a symbolic link), and such a file is never written. */
 #ifndef CLRT_KERNELS_TUNED_H
 #define CLRT_KERNELS_TUNED_H
 
@@ -45,8 +47,10 @@ int clrt__tuned_parse(const char *text, size_t len, const clrt_device_info *info
 /* The file's text for set (malloc'd), with its checksum line. NULL when out of memory. */
 char *clrt__tuned_format(const clrt_device_info *info, const clrt__tuned_set *set);
 
-/* Write set for this device to path atomically. 0 or -1. */
-int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt__tuned_set *set);
+/* Write set for this device to path atomically, where base/trust.h trusts
+ * the folder and any file there. 0, or -1 with why (cap bytes) set. */
+int clrt__tuned_write(const char *path, const clrt_device_info *info, const clrt__tuned_set *set, char *why,
+                      size_t cap);
 
 /* Read the tuned file at path (NULL: this device's, as above): 1 loaded, 0
  * none (no file, or disabled when path is NULL), -1 ignored (one warning on

@@ -9,6 +9,7 @@
 
 #include "base/debug.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "kernels/matmul_plan.h"
 #include "runtime/context.h"
 #include "runtime/kcache.h"
@@ -23,6 +24,7 @@ typedef struct gemm_args {
     clrt_dtype dtype;
     double alpha, beta;
     size_t real; /* bytes of a REAL */
+    cl_mem cmem; /* where C is written: c's memory unless set (k splits' partials) */
 } gemm_args;
 
 /* The kernel's arguments, with A and B (their memory, offsets and strides)
@@ -32,7 +34,7 @@ typedef struct operands {
     cl_mem amem, bmem;
     size_t a_off, b_off;
     size_t lda, ldb;
-    unsigned packed;
+    unsigned packed; /* the GPU variant: the k of each split (0: none), cl/matmul_gpu.cl */
 } operands;
 
 static void matmul_args(const gemm_args *g, const operands *o, clrt__args *a)
@@ -49,7 +51,7 @@ static void matmul_args(const gemm_args *g, const operands *o, clrt__args *a)
     clrt__arg_ulong(a, o->b_off);
     clrt__arg_uint(a, o->ldb);
     clrt__arg_real(a, g->dtype, g->beta);
-    clrt__arg_mem(a, g->c->cl);
+    clrt__arg_mem(a, g->cmem ? g->cmem : g->c->cl);
     clrt__arg_ulong(a, g->c_off);
     clrt__arg_uint(a, g->ldc);
     clrt__arg_uint(a, o->packed);
@@ -227,8 +229,21 @@ static int check_gemm(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const c
     return CLRT_OK;
 }
 
-/* One launch sequence of the product g (its k range already cut to the slice). */
-static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb, int dot)
+/* How much of g's k range, from its start, the GPU variant's matmul_fast may take
+ * (kernels/matmul.h): 0 where it is not built, cannot run the group, or refuses
+ * the operands. */
+static size_t fast_k(const clrt__built *k, const gemm_args *g, int ta, int tb)
+{
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    if (!k->aux[CLRT__MATMUL_AUX_FAST] || k->aux_wg[CLRT__MATMUL_AUX_FAST] < (size_t)p.wgx * p.wgy)
+        return 0;
+    return clrt__matmul_fast_k(&p, ta, tb, g->M, g->N, g->K, g->a_off, g->lda, g->b_off, g->ldb);
+}
+
+/* One launch sequence of the product g (its k range already cut to the slice);
+ * fast: the GPU variant's matmul_fast takes it whole (fast_k). */
+static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb, int dot,
+                      int fast)
 {
     int status = CLRT_OK;
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
@@ -256,7 +271,93 @@ static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gem
     const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, rows_first ? 4u : 0u};
     clrt__args args;
     matmul_args(g, &o, &args);
-    return clrt__launch(q, k, func, &args, 2, global, local);
+    if (!fast)
+        return clrt__launch(q, k, func, &args, 2, global, local);
+    clrt_mutex_lock(&k->launch_lock);
+    status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_FAST], func, &args, 2, NULL, global, local);
+    clrt_mutex_unlock(&k->launch_lock);
+    return status;
+}
+
+/* One launch of the GPU variant over the k splits g's ksplit makes (3-D: z = split), of
+ * matmul_fast (fast) or matmul. */
+static int launch_splits(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, size_t kc,
+                         size_t splits, int fast)
+{
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    size_t global[3], local[3] = {0, 0, 1};
+    clrt__matmul_geometry(&p, g->M, g->N, global, local);
+    global[2] = splits;
+    const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, (unsigned)kc};
+    clrt__args args;
+    matmul_args(g, &o, &args);
+    return clrt__enqueue_locked(q, fast ? k->aux[CLRT__MATMUL_AUX_FAST] : k->main, func, &args, 3, NULL, global,
+                                local);
+}
+
+/* The product g in `splits` splits of k, side by side (kernels/matmul.h
+ * clrt__matmul_splits), each at most `most` long (0: any): their partials, alpha
+ * applied, into the queue's scratch (matmul_fast for the whole splits where it
+ * takes them, matmul for the rest), then C = their sum + beta C (matmul_sum).
+ * *done = 0 where the scratch cannot be had: the caller runs it unsplit. */
+static int gemm_split(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g, int ta, int tb,
+                      size_t splits, size_t most, int *done)
+{
+    const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
+    const size_t step = 2 * (size_t)p.tk; /* whole splits are whole steps of matmul_fast */
+    size_t kc = clrt__ceil_div(clrt__ceil_div(g->K, splits), step) * step;
+    if (most && kc > most)
+        kc = most / step * step;
+    *done = 0;
+    if (kc == 0 || kc >= g->K || k->aux_wg[CLRT__MATMUL_AUX_SUM] == 0)
+        return CLRT_OK;
+    splits = clrt__ceil_div(g->K, kc);
+    clrt__scratch_begin(q);
+    cl_mem part;
+    int status = clrt__scratch_mem(q, CLRT__SCRATCH_MATH, splits * g->M * g->N * g->real, 0, func, &part);
+    if (status != CLRT_OK) {
+        clrt__scratch_end(q);
+        return status == CLRT_ENOMEM ? CLRT_OK : status; /* no memory: unsplit */
+    }
+    *done = 1;
+    gemm_args pg = *g; /* the partials: rows of N, one M x N after the other */
+    pg.cmem = part;
+    pg.c_off = 0;
+    pg.ldc = g->N;
+    pg.beta = 0.0;
+    const size_t whole = g->K / kc;
+    pg.K = whole * kc; /* every whole split's offsets must fit matmul_fast's 32 bits */
+    const int fast = fast_k(k, &pg, ta, tb) == pg.K;
+    clrt_mutex_lock(&k->launch_lock);
+    if (fast) {
+        status = launch_splits(q, k, func, &pg, kc, whole, 1);
+        if (status == CLRT_OK && g->K > whole * kc) { /* the last, short split: matmul */
+            pg.K = g->K - whole * kc;
+            pg.a_off = g->a_off + whole * kc * (ta ? g->lda : 1);
+            pg.b_off = g->b_off + whole * kc * (tb ? 1 : g->ldb);
+            pg.c_off = whole * g->M * g->N;
+            status = launch_splits(q, k, func, &pg, 0, 1, 0);
+        }
+    } else {
+        pg.K = g->K;
+        status = launch_splits(q, k, func, &pg, kc, splits, 0);
+    }
+    if (status == CLRT_OK) {
+        clrt__args a = {0};
+        clrt__arg_uint(&a, g->M);
+        clrt__arg_uint(&a, g->N);
+        clrt__arg_uint(&a, splits);
+        clrt__arg_mem(&a, part);
+        clrt__arg_real(&a, g->dtype, g->beta);
+        clrt__arg_mem(&a, g->c->cl);
+        clrt__arg_ulong(&a, g->c_off);
+        clrt__arg_uint(&a, g->ldc);
+        const size_t global[2] = {g->N, g->M};
+        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_SUM], func, &a, 2, NULL, global, NULL);
+    }
+    clrt_mutex_unlock(&k->launch_lock);
+    clrt__scratch_end(q);
+    return status;
 }
 
 static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
@@ -289,18 +390,30 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
                    .dtype = a->dtype, .alpha = alpha, .real = a->elem};
     /* A driver that ends long loops early (llvmpipe, kernels/matmul.c) gets the product as
      * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
-     * the first, then + C. K = 0 still runs once (C = beta C). */
+     * the first, then + C. K = 0 still runs once (C = beta C). On the GPU variant the
+     * part of a slice matmul_fast takes is a slice of its own, the rest the next one;
+     * a product too small to fill the device runs as k splits side by side instead. */
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    const size_t splits = dot ? 1 : clrt__matmul_splits(&p, &q->ctx->facts, g.M, g.N, K);
+    if (splits > 1 && k->aux[CLRT__MATMUL_AUX_SUM]) {
+        int done = 0;
+        g.beta = beta;
+        status = gemm_split(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, splits, slice, &done);
+        if (status != CLRT_OK || done)
+            return status;
+    }
     size_t k0 = 0;
     do {
-        const size_t len = slice && K - k0 > slice ? slice : K - k0;
-        g.K = len;
+        g.K = slice && K - k0 > slice ? slice : K - k0;
         g.a_off = a->offset + k0 * (ta ? a->ld : 1);
         g.b_off = b->offset + k0 * (tb ? 1 : b->ld);
         g.beta = k0 == 0 ? beta : 1.0;
-        status = gemm_slice(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, dot);
-        k0 += len;
+        const size_t kf = dot ? 0 : fast_k(k, &g, ta == CLRT_TRANS, tb == CLRT_TRANS);
+        if (kf)
+            g.K = kf;
+        status = gemm_slice(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, dot, kf != 0);
+        k0 += g.K;
     } while (status == CLRT_OK && k0 < K);
     return status;
 }

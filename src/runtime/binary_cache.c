@@ -1,6 +1,7 @@
-/* On-disk cache of compiled programs, for drivers whose own cache does not
- * make a repeated build cheap (device/device.c, clrt__driver_caches_builds, says
- * which: NVIDIA's does; POCL's still costs ~25 ms a build).
+/* On-disk cache of compiled programs, for drivers where it pays
+ * (device/device.h says which: not NVIDIA's, whose own cache makes a repeated
+ * build cheap; on POCL entries are read, and written only when warming the
+ * caches on purpose, since writing one costs POCL a build of its own).
  *
  * One file per (source, options, the headers it includes, device, driver,
  * clrt version), named by a hash of those. The headers are found as the
@@ -16,13 +17,16 @@
  * under CLRT_CACHE_MAX_MB (least recently used entries go first: a hit
  * refreshes an entry's time) and temporary files a killed process left are
  * removed. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/debug.h"
 #include "base/disk.h"
+#include "base/trust.h"
 #include "base/util.h"
 #include "runtime/binary_cache.h"
 
@@ -33,6 +37,17 @@ int clrt__binary_cache_enabled(const clrt_context *ctx)
     if (ctx->no_disk_cache)
         return 0;
     return clrt__env_flag("CLRT_CACHE", !clrt__driver_caches_builds(&ctx->facts));
+}
+
+int clrt__binary_cache_stores(const clrt_context *ctx)
+{
+    if (!clrt__binary_cache_enabled(ctx))
+        return 0;
+    if (!clrt__driver_binary_costly(&ctx->facts) || atomic_load(&ctx->warming))
+        return 1;
+    /* on POCL only when asked: CLRT_CACHE=1 (unset is the default, 0 is off) */
+    const char *v = getenv("CLRT_CACHE");
+    return v && *v && clrt__env_flag("CLRT_CACHE", 0);
 }
 
 /* The key as text: the header every entry starts with. */
@@ -82,8 +97,8 @@ int clrt__binary_cache_load(clrt_context *ctx, const char *header, const char *o
     size_t len = 0;
     int hit = 0, rejected = 0;
     if (entry_path(header, 0, dir, sizeof dir, path, sizeof path) != 0 ||
-        clrt__file_read(path, MAX_ENTRY, &data, &len) != 0)
-        goto done; /* no entry: a plain miss */
+        clrt__cache_file_read(path, MAX_ENTRY, &data, &len) != 0)
+        goto done; /* no entry (or one base/trust.h does not trust): a plain miss */
 
     size_t hlen = strlen(header);
     if (len < hlen || memcmp(data, header, hlen) != 0) {
@@ -134,6 +149,18 @@ done:
     return hit;
 }
 
+/* A cache that cannot be written is not an error (the program works), but
+ * its user should know why every run compiles again: once per process. */
+static void warn_unwritable(const char *dir, int why)
+{
+    static atomic_int said;
+    if (atomic_exchange(&said, 1))
+        return;
+    fprintf(stderr, "clrt: cannot write the program cache %s (%s); running without it (CLRT_CACHE_DIR names "
+                    "another folder, CLRT_CACHE=0 turns it off)\n", dir[0] ? dir : "(no folder: $HOME is unset)",
+            strerror(why));
+}
+
 void clrt__binary_cache_store(const char *header, cl_program program)
 {
     size_t size = 0;
@@ -143,9 +170,13 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     unsigned char *bin = malloc(size);
     char *file = NULL;
     char dir[4096], path[4200];
-    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS ||
-        entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0)
+    dir[0] = '\0';
+    if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
         goto done;
+    if (entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0) {
+        warn_unwritable(dir, errno);
+        goto done;
+    }
     char trailer[64];
     int tn = snprintf(trailer, sizeof trailer, "size %zu\ncheck %016" PRIx64 "\n", size,
                       clrt__hash(CLRT_HASH_INIT, bin, size));
@@ -156,9 +187,14 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     memcpy(file, header, hlen);
     memcpy(file + hlen, trailer, (size_t)tn);
     memcpy(file + hlen + tn, bin, size);
-    /* A cache that cannot be written is not an error: the program works. */
-    if (clrt__file_write_atomic(path, file, total) == 0)
+    char why[600];
+    const int rc = clrt__cache_write(path, file, total, why, sizeof why);
+    if (rc == 0)
         clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
+    else if (rc == -2) /* a folder that is not the user's own: said by trust's warning */
+        clrt__untrusted_warn(path, why);
+    else
+        warn_unwritable(dir, errno);
 done:
     free(bin);
     free(file);

@@ -7,8 +7,10 @@
 /* The program cache's size limit unless CLRT_CACHE_MAX_MB says otherwise. */
 enum { CLRT__CACHE_DEFAULT_MAX_MB = 256 };
 
-/* Whether builds on this context go through the disk cache. */
+/* Whether builds on this context look in the disk cache first. */
 int clrt__binary_cache_enabled(const clrt_context *ctx);
+/* Whether a program this context builds from source is stored there. */
+int clrt__binary_cache_stores(const clrt_context *ctx);
 /* The key of (source, options, the hash and count of the headers it
  * includes: clrt__includes_hash) on ctx: the text an entry starts with
  * (malloc'd); NULL when there is no memory. */

@@ -63,35 +63,74 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
     return CLRT_OK;
 }
 
-int clrt_buffer_view(clrt_buffer **out, clrt_buffer *parent, size_t row, size_t col, size_t rows, size_t cols)
+/* *out: a rows x cols window of src's memory at offset with row stride ld
+ * (elements), for clrt_buffer_view and clrt_buffer_reshape. */
+static int new_view(clrt_buffer **out, const clrt_buffer *src, size_t offset, size_t rows, size_t cols, size_t ld,
+                    const char *func)
 {
-    static const char func[] = "clrt_buffer_view";
-    if (!out)
-        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
-    *out = NULL;
-    int status = clrt__check_buffer(parent, func, "parent");
-    if (status != CLRT_OK)
-        return status;
-    if (rows == 0 || cols == 0)
-        return clrt__fail(CLRT_EINVAL, func, "a %zu x %zu view: a dimension is zero", rows, cols);
-    if (row > parent->rows || rows > parent->rows - row || col > parent->cols || cols > parent->cols - col)
-        return clrt__fail(CLRT_EINVAL, func,
-                          "a %zu x %zu window at (%zu, %zu) does not lie inside the %zu x %zu parent", rows, cols, row,
-                          col, parent->rows, parent->cols);
     clrt_buffer *v = calloc(1, sizeof *v);
     if (!v)
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
-    *v = *parent;
-    v->offset = parent->offset + row * parent->ld + col;
+    *v = *src;
+    v->offset = offset;
     v->rows = rows;
     v->cols = cols;
+    v->ld = ld;
     v->is_view = 1;
-    /* the view holds the memory and the context, whatever happens to the parent handle */
+    /* the view holds the memory and the context, whatever happens to src's handle */
     clRetainMemObject(v->cl);
     clrt__context_retain(v->ctx);
     clrt__live(CLRT__LIVE_BUFFER, +1);
     *out = v;
     return CLRT_OK;
+}
+
+/* What clrt_buffer_view and clrt_buffer_reshape check first: out (emptied),
+ * the source handle (named what), a rows x cols `shape` without a zero. */
+static int check_view_args(clrt_buffer **out, const clrt_buffer *src, const char *what, size_t rows, size_t cols,
+                           const char *shape, const char *func)
+{
+    if (!out)
+        return clrt__fail(CLRT_EINVAL, func, "out is NULL");
+    *out = NULL;
+    int status = clrt__check_buffer(src, func, what);
+    if (status != CLRT_OK)
+        return status;
+    if (rows == 0 || cols == 0)
+        return clrt__fail(CLRT_EINVAL, func, "a %zu x %zu %s: a dimension is zero", rows, cols, shape);
+    return CLRT_OK;
+}
+
+int clrt_buffer_view(clrt_buffer **out, clrt_buffer *parent, size_t row, size_t col, size_t rows, size_t cols)
+{
+    static const char func[] = "clrt_buffer_view";
+    int status = check_view_args(out, parent, "parent", rows, cols, "view", func);
+    if (status != CLRT_OK)
+        return status;
+    if (row > parent->rows || rows > parent->rows - row || col > parent->cols || cols > parent->cols - col)
+        return clrt__fail(CLRT_EINVAL, func,
+                          "a %zu x %zu window at (%zu, %zu) does not lie inside the %zu x %zu parent", rows, cols, row,
+                          col, parent->rows, parent->cols);
+    return new_view(out, parent, parent->offset + row * parent->ld + col, rows, cols, parent->ld, func);
+}
+
+int clrt_buffer_reshape(clrt_buffer **out, clrt_buffer *src, size_t rows, size_t cols)
+{
+    static const char func[] = "clrt_buffer_reshape";
+    int status = check_view_args(out, src, "src", rows, cols, "shape", func);
+    if (status != CLRT_OK)
+        return status;
+    if (!clrt__contiguous(src))
+        return clrt__fail(CLRT_EINVAL, func,
+                          "the %zu x %zu src is a strided window (its rows are %zu elements apart), not one run of "
+                          "memory; copy it into a new buffer first",
+                          src->rows, src->cols, src->ld);
+    /* src's count fits a size_t (it exists); the new one must not wrap to it */
+    if (cols > src->rows * src->cols / rows || rows * cols != src->rows * src->cols)
+        return clrt__fail(CLRT_ESHAPE, func, "%zu x %zu is not the %zu elements of the %zu x %zu src", rows, cols,
+                          src->rows * src->cols, src->rows, src->cols);
+    /* ld = cols: dense, its rows follow one another */
+    return new_view(out, src, src->offset, rows, cols, cols, func);
 }
 
 void clrt_buffer_destroy(clrt_buffer *buf)

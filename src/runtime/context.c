@@ -39,6 +39,7 @@ int clrt__context_open(clrt_context **out, const clrt__device_entry *dev, const 
     atomic_init(&ctx->destroyed, 0);
     atomic_init(&ctx->failed, 0);
     atomic_init(&ctx->failing, 0);
+    atomic_init(&ctx->warming, 0);
     ctx->device = dev->device;
     ctx->platform = dev->platform;
     ctx->info = dev->info;

@@ -46,6 +46,9 @@ struct clrt_context {
      * costs a build of its own, ~2.5 s a matmul candidate on a cold cache,
      * and the user's cache would fill with entries never read again) */
     int no_disk_cache;
+    /* clrt_warm is filling the caches on this context: programs are stored
+     * even where storing costs the driver a build (POCL) */
+    atomic_int warming;
     char failure[512]; /* what made the context fail, for later calls */
 };
 
@@ -67,7 +70,8 @@ struct clrt_queue {
 
 /* A buffer or a view: element (r, c) is at offset + r * ld + c of cl. A buffer
  * has offset 0 and ld = cols; a view shares (and retains) its parent's cl,
- * with the parent's ld. */
+ * with the parent's ld; a reshape (clrt_buffer_reshape) shares it with its
+ * own ld = cols, so two handles of one cl may have different strides. */
 struct clrt_buffer {
     unsigned tag;
     clrt_context *ctx;

@@ -7,6 +7,7 @@
 
 #include "base/debug.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "kernels/tuned.h"
 #include "runtime/program.h"
 
@@ -114,9 +115,24 @@ static void release_kernel(cl_kernel *k)
  * may refuse rather than spill): 1 when b->p now asks for half the group
  * (try again), 0 when nothing smaller exists. Tuned parameters are not shrunk:
  * they fall back to the defaults whole. */
+/* 1 when the failed build's log (in this thread's message) blames what a
+ * smaller work-group needs less of. A build that failed for another reason
+ * (a driver that could not write its cache fails with an empty log) is
+ * reported as it is, not retried at every smaller size. */
+static int log_blames_resources(void)
+{
+    static const char *const words[] = {"resource", "register", "shared", "local memory", "work group",
+                                        "work-group", "workgroup", "too large", "exceed", "spill", NULL};
+    const char *log = strstr(clrt_error_message(), "Build log:");
+    for (const char *const *w = words; log && *w; w++)
+        if (clrt__icontains(log, *w, strlen(*w)))
+            return 1;
+    return 0;
+}
+
 static int retry_smaller(clrt_context *ctx, const clrt__kernel_def *def, clrt__built *b)
 {
-    if (!def->group || b->origin == CLRT_PARAMS_TUNED)
+    if (!def->group || b->origin == CLRT_PARAMS_TUNED || !log_blames_resources())
         return 0;
     const size_t was = def->group(&b->p);
     if (was < 2 || def->fit(&ctx->facts, clrt__dtype_size(b->dtype), was / 2, &b->p) != 1)
@@ -138,8 +154,12 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
         char options[768];
         if (clrt__params_options(def, &b->p, clrt__elem_of(b->dtype), b->variant, options, sizeof options) != 0)
             return clrt__fail(CLRT_EOPENCL, func, "kernel options too long");
+        char variant[256] = "";
+        if (def->variant_options && def->variant_options(&b->p, b->variant, variant, sizeof variant) != 0)
+            variant[0] = '\0';
+        const clrt__build_what what = {def->name, clrt__dtype_word(b->dtype), variant};
         cl_program program;
-        int status = clrt__program_get(ctx, def->source(&b->p), 1, options, func, &program);
+        int status = clrt__program_get(ctx, def->source(&b->p), 1, options, &what, func, &program);
         if (status == CLRT_EBUILD && retry_smaller(ctx, def, b))
             continue;
         if (status != CLRT_OK)

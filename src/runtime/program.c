@@ -40,10 +40,12 @@ static void append_build_log(cl_program program, cl_device_id device)
 
 /* key: the disk cache's, NULL when it is not used for this program */
 static int build_program(clrt_context *ctx, const char *source, const char *options, const char *key,
-                         const char *func, cl_program *out)
+                         const clrt__build_what *what, const char *func, cl_program *out)
 {
+    const double t0 = clrt__build_clock();
     if (key && clrt__binary_cache_load(ctx, key, options, out)) {
         clrt__live(CLRT__LIVE_PROGRAM, +1);
+        clrt__build_log(ctx, what, clrt__build_clock() - t0, 1);
         return CLRT_OK;
     }
     cl_int err = clrt__fault(CLRT__FAULT_CREATE_PROGRAM);
@@ -55,20 +57,25 @@ static int build_program(clrt_context *ctx, const char *source, const char *opti
                              "cannot create a program");
     clrt__live(CLRT__LIVE_PROGRAM, +1);
 
-    err = clrt__fault(CLRT__FAULT_BUILD);
-    if (err == CL_SUCCESS)
-        err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
+    const cl_int injected = clrt__fault(CLRT__FAULT_BUILD);
+    err = injected != CL_SUCCESS ? injected : clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         int status = clrt__status_from_cl(err);
         clrt__fail_cl(status, func, err, "clBuildProgram", &ctx->info, "kernel build failed with options \"%s\"",
                       options);
-        append_build_log(program, ctx->device);
+        if (injected != CL_SUCCESS && clrt__fault_build_log()) {
+            clrt__error_append("\nBuild log:\n");
+            clrt__error_append(clrt__fault_build_log());
+        } else {
+            append_build_log(program, ctx->device);
+        }
         clReleaseProgram(program);
         clrt__live(CLRT__LIVE_PROGRAM, -1);
         return status;
     }
-    if (key)
+    if (key && clrt__binary_cache_stores(ctx))
         clrt__binary_cache_store(key, program);
+    clrt__build_log(ctx, what, clrt__build_clock() - t0, 0);
     *out = program;
     return CLRT_OK;
 }
@@ -90,8 +97,8 @@ static char *driver_options(const char *options, int followed, uint64_t hash, si
     return opts;
 }
 
-static int build(clrt_context *ctx, const char *source, const char *options, const char *func,
-                 cl_program *out)
+static int build(clrt_context *ctx, const char *source, const char *options, const clrt__build_what *what,
+                 const char *func, cl_program *out)
 {
     uint64_t inc_hash = 0;
     size_t inc_files = 0;
@@ -103,7 +110,7 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
     char *key = followed && clrt__binary_cache_enabled(ctx)
                     ? clrt__binary_cache_key(ctx, source, opts, inc_hash, inc_files)
                     : NULL;
-    int status = build_program(ctx, source, opts, key, func, out);
+    int status = build_program(ctx, source, opts, key, what, func, out);
     free(key);
     free(opts);
     return status;
@@ -111,7 +118,7 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
 
 
 int clrt__program_get(clrt_context *ctx, const char *source, int static_source, const char *options,
-                      const char *func, cl_program *out)
+                      const clrt__build_what *what, const char *func, cl_program *out)
 {
     clrt_mutex_lock(&ctx->lock);
     for (struct clrt__program_entry *e = ctx->programs; e; e = e->next) {
@@ -128,7 +135,7 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
     if (e && (e->options = clrt__strdup(options)) &&
         (static_source || (e->owned_source = clrt__strdup(source)))) {
         e->source = static_source ? source : e->owned_source;
-        status = build(ctx, source, options, func, &e->program);
+        status = build(ctx, source, options, what, func, &e->program);
     } else {
         clrt__fail(CLRT_ENOMEM, func, "out of host memory");
     }

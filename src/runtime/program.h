@@ -4,12 +4,14 @@
 #ifndef CLRT_RUNTIME_PROGRAM_H
 #define CLRT_RUNTIME_PROGRAM_H
 
+#include "runtime/build_log.h"
 #include "runtime/handles.h"
 
 /* Build or fetch the program. source must stay valid for the context's life
- * when static_source is nonzero, else it is copied. */
+ * when static_source is nonzero, else it is copied. what names it in the
+ * build log (runtime/build_log.h) when it is built. */
 int clrt__program_get(clrt_context *ctx, const char *source, int static_source, const char *options,
-                      const char *func, cl_program *out);
+                      const clrt__build_what *what, const char *func, cl_program *out);
 /* At context release: release every program. */
 void clrt__programs_release(clrt_context *ctx);
 

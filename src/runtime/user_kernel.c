@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "kernels/table.h"
+#include "runtime/build_options.h"
 #include "runtime/context.h"
 #include "runtime/program.h"
 
@@ -41,6 +42,9 @@ static int check_kernel(const clrt_kernel *k, const char *func)
 
 /* ---- programs */
 
+static int create_program(clrt_program **out, clrt_context *ctx, const char *source, const char *options,
+                          const char *func);
+
 int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *source, const char *options)
 {
     static const char func[] = "clrt_program_create";
@@ -54,11 +58,22 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
         return clrt__fail(CLRT_EINVAL, func, "source is NULL");
     if (source[0] == '\0')
         return clrt__fail(CLRT_EINVAL, func, "source is empty");
-    if (!options)
-        options = "";
     if ((status = clrt__check_usable(ctx, func)) != CLRT_OK)
         return status;
+    /* before any driver sees them: some crash the process on a bad one */
+    char *checked = NULL;
+    if ((status = clrt__build_options_check(ctx, options ? options : "", func, &checked)) != CLRT_OK)
+        return status;
+    status = create_program(out, ctx, source, checked, func);
+    free(checked);
+    return status;
+}
 
+/* clrt_program_create once its arguments are checked. */
+static int create_program(clrt_program **out, clrt_context *ctx, const char *source, const char *options,
+                          const char *func)
+{
+    int status;
     /* Argument descriptions let clrt check arguments by kind and size. */
     int has_info = strstr(options, arg_info_option) != NULL;
     size_t cap = strlen(options) + sizeof arg_info_option + 1;
@@ -72,7 +87,8 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
     snprintf(opts, cap, "%s%s%s", options, (has_info || !options[0]) ? "" : " ",
              has_info ? "" : arg_info_option);
     cl_program cl = NULL;
-    status = clrt__program_get(ctx, source, 0, opts, func, &cl);
+    static const clrt__build_what user = {"user", "", ""};
+    status = clrt__program_get(ctx, source, 0, opts, &user, func, &cl);
     free(opts);
     if (status == CLRT_EBUILD && !has_info) {
         /* A compiler can fail on the option alone: NVIDIA's OpenCL (driver
@@ -81,7 +97,7 @@ int clrt_program_create(clrt_program **out, clrt_context *ctx, const char *sourc
          * for argument info. Then build as the caller asked; the kernels'
          * arguments are checked by size alone (no descriptions). A source
          * that does not compile fails again, with its own build log. */
-        status = clrt__program_get(ctx, source, 0, options, func, &cl);
+        status = clrt__program_get(ctx, source, 0, options, &user, func, &cl);
     }
     if (status != CLRT_OK) {
         free(p);

@@ -106,13 +106,22 @@ int clrt__contiguous(const clrt_buffer *b) { return b->rows == 1 || b->ld == b->
 
 int clrt__same_window(const clrt_buffer *a, const clrt_buffer *b)
 {
-    return a->cl == b->cl && a->offset == b->offset && a->rows == b->rows && a->cols == b->cols;
+    /* one shape at one offset is one window unless the row strides differ (a reshape) */
+    return a->cl == b->cl && a->offset == b->offset && a->rows == b->rows && a->cols == b->cols &&
+           (a->rows == 1 || a->ld == b->ld);
 }
 
 int clrt__overlap(const clrt_buffer *a, const clrt_buffer *b)
 {
     if (a->cl != b->cl)
         return 0;
+    if (a->ld != b->ld) {
+        /* a reshape (clrt_buffer_reshape) against another shape of the memory:
+         * the spans, first to last element, meet (safe: a refusal at worst) */
+        const size_t a_end = a->offset + (a->rows - 1) * a->ld + a->cols;
+        const size_t b_end = b->offset + (b->rows - 1) * b->ld + b->cols;
+        return a->offset < b_end && b->offset < a_end;
+    }
     /* both are windows of one allocation with one row stride */
     const size_t ar = a->offset / a->ld, ac = a->offset % a->ld;
     const size_t br = b->offset / b->ld, bc = b->offset % b->ld;

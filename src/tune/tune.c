@@ -188,8 +188,9 @@ int clrt_tune_file_store(clrt_context *ctx, const char *path, const char *kernel
         e->p = p;
     snprintf(e->comment, sizeof e->comment, "%s", comment && params ? comment : "");
     status = CLRT_OK;
-    if (clrt__tuned_write(path, &ctx->info, set) != 0)
-        status = clrt__fail(CLRT_EINVAL, func, "cannot write the tuned file %s", path);
+    char why[600];
+    if (clrt__tuned_write(path, &ctx->info, set, why, sizeof why) != 0)
+        status = clrt__fail(CLRT_EINVAL, func, "cannot write the tuned file: %s", why);
     free(set);
     return status;
 }

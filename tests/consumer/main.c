@@ -118,11 +118,11 @@ int main(void)
         fprintf(stderr, "consumer: the tuner tried %zu, %zu wrong, best '%s'\n", r.tried, r.wrong, r.best);
         return 1;
     }
-    char path[] = "/tmp/clrt-consumer-tuned-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
+    /* a folder of its own: clrt keeps a tuned file only where no other user may write (docs/tuning.md) */
+    char dir[] = "/tmp/clrt-consumer-XXXXXX", path[64];
+    if (!mkdtemp(dir))
         return 1;
-    close(fd);
+    snprintf(path, sizeof path, "%s/add.tuned", dir);
     /* whatever won (the defaults when nothing did), stored and read back by a new context */
     CHECK(clrt_tune_file_store(ctx, path, "add", CLRT_FLOAT32, r.best, r.summary));
     setenv("CLRT_TUNED_FILE", path, 1);
@@ -134,6 +134,7 @@ int main(void)
     clrt_context_destroy(ctx2);
     unsetenv("CLRT_TUNED_FILE");
     unlink(path);
+    rmdir(dir);
     if (origin != CLRT_PARAMS_TUNED || strcmp(now, r.best) != 0) {
         fprintf(stderr, "consumer: stored '%s', a new context runs '%s' (origin %d)\n", r.best, now, (int)origin);
         return 1;

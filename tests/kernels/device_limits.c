@@ -164,7 +164,7 @@ static void oversized_local_tiles_are_fitted(void **state)
                       (unsigned long long)dev.local_mem >> 10);
         skip();
     }
-    /* (8*4 + 8*4) * tk floats = 2 x local memory */
+    /* (8*4 + 8*4) * tk floats = 2 x local memory (the check counts 3 such tiles: both kernels) */
     unsigned tk = 8;
     while ((uint64_t)64 * tk * sizeof(float) < 2 * dev.local_mem && tk < 4096)
         tk *= 2;

@@ -158,7 +158,7 @@ static void valid_file_is_used(void **state)
     (void)state;
     clrt__tuned_set set;
     full_set(&set);
-    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(file, &info, &set, NULL, 0), 0);
     unsigned long used0, used1;
     clrt__debug_tuned_stats(&used0, NULL, NULL);
     for (int dt = 0; dt < (info.has_fp64 ? 2 : 1); dt++) {
@@ -252,7 +252,7 @@ static void foreign_file_is_ignored(void **state)
     snprintf(other.name, sizeof other.name, "another %.200s", info.name);
     clrt__tuned_set set;
     full_set(&set);
-    assert_int_equal(clrt__tuned_write(file, &other, &set), 0);
+    assert_int_equal(clrt__tuned_write(file, &other, &set, NULL, 0), 0);
     char *text = NULL;
     size_t len = 0;
     assert_int_equal(clrt__file_read(file, 1 << 16, &text, &len), 0);
@@ -260,7 +260,7 @@ static void foreign_file_is_ignored(void **state)
     free(text);
     other = info;
     snprintf(other.driver, sizeof other.driver, "%.200s.1", info.driver);
-    assert_int_equal(clrt__tuned_write(file, &other, &set), 0);
+    assert_int_equal(clrt__tuned_write(file, &other, &set, NULL, 0), 0);
     assert_int_equal(clrt__file_read(file, 1 << 16, &text, &len), 0);
     expect_ignored(text);
     free(text);
@@ -305,7 +305,7 @@ static void unrunnable_entry_falls_back(void **state)
     assert_int_equal(clrt__params_parse(&clrt__k_matmul, "use_local=0 tm=8 tn=48 vw=16 wgx=1 wgy=2048",
                                         &set.e[CLRT__K_MATMUL][0].p, why, sizeof why),
                      0);
-    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(file, &info, &set, NULL, 0), 0);
     unsigned long ign0, ign1;
     clrt__debug_tuned_stats(NULL, &ign0, NULL);
     int tm, ta;
@@ -326,7 +326,7 @@ static void failed_build_falls_back(void **state)
     (void)state;
     clrt__tuned_set set;
     full_set(&set);
-    assert_int_equal(clrt__tuned_write(file, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(file, &info, &set, NULL, 0), 0);
     unsigned long fb0, fb1;
     clrt__debug_tuned_stats(NULL, NULL, &fb0);
     /* the first build of the new context is the tuned matmul's */

@@ -1,11 +1,12 @@
 /* The tuned-parameter file (src/kernels/tuned.c), no device needed: what is accepted,
- * and that corrupt, foreign and invalid files are refused as a whole. */
+ * and that corrupt, foreign, invalid and untrusted (base/trust.h) files are refused as a whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fake_device.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
@@ -17,28 +18,7 @@ static clrt_device_info info;
 static clrt__device_facts facts;
 
 /* A CPU device like POCL's on this machine. */
-static void fake_device(void)
-{
-    memset(&info, 0, sizeof info);
-    memset(&facts, 0, sizeof facts);
-    snprintf(info.name, sizeof info.name, "pthread-fake-avx512");
-    snprintf(info.platform, sizeof info.platform, "Portable Computing Language");
-    snprintf(info.vendor, sizeof info.vendor, "FakeVendor");
-    snprintf(info.driver, sizeof info.driver, "3.1+test");
-    info.type = CLRT_DEVICE_CPU;
-    info.has_fp64 = 1;
-    facts.type = CLRT_DEVICE_CPU;
-    memcpy(facts.name, info.name, sizeof facts.name);
-    memcpy(facts.platform, info.platform, sizeof facts.platform);
-    memcpy(facts.vendor, info.vendor, sizeof facts.vendor);
-    facts.compute_units = 2;
-    facts.local_mem = 1 << 20;
-    facts.local_mem_is_global = 1;
-    facts.max_work_group = 4096;
-    facts.max_work_item[0] = facts.max_work_item[1] = facts.max_work_item[2] = 4096;
-    facts.pref_vec_float = 16;
-    facts.pref_vec_double = 8;
-}
+static void fake_device(void) { tu_fake_cpu_device(&info, &facts); }
 
 static int setup(void **state)
 {
@@ -348,7 +328,7 @@ static void the_kernel_constraints(void **state)
     m.wgx = m.wgy = 16;
     m.vw = 4;
     clrt__mm_put(&p, &m);
-    assert_int_equal(check(&clrt__k_matmul, &gpu, 4, &p, why), -1); /* 64 KiB of tiles */
+    assert_int_equal(check(&clrt__k_matmul, &gpu, 4, &p, why), -1); /* 3 x 64 KiB of tiles (both kernels) */
     assert_non_null(strstr(why, "local memory"));
 }
 
@@ -456,7 +436,7 @@ static void paths_and_switches(void **state)
     /* written, then loaded */
     assert_int_equal(clrt__tuned_path(&info, 1, path, sizeof path), 0);
     sample_set(&set);
-    assert_int_equal(clrt__tuned_write(path, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(path, &info, &set, NULL, 0), 0);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
     assert_memory_equal(&got.e[CLRT__K_MATMUL][0].p, &set.e[CLRT__K_MATMUL][0].p, sizeof(clrt__pvals));
     setenv("CLRT_TUNED", "0", 1);
@@ -480,13 +460,13 @@ static void paths_and_switches(void **state)
     /* CLRT_TUNED_FILE: that file instead */
     char one[4400];
     snprintf(one, sizeof one, "%s/one.tuned", dir);
-    assert_int_equal(clrt__tuned_write(one, &info, &set), 0);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, NULL, 0), 0);
     setenv("CLRT_TUNED_FILE", one, 1);
     assert_int_equal(clrt__tuned_path(&info, 0, path2, sizeof path2), 0);
     assert_string_equal(path2, one);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), 1);
     /* a file for another device there: ignored */
-    assert_int_equal(clrt__tuned_write(one, &other, &set), 0);
+    assert_int_equal(clrt__tuned_write(one, &other, &set, NULL, 0), 0);
     assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
     /* a folder where the file should be: ignored, no crash */
     unlink(one);
@@ -499,6 +479,50 @@ static void paths_and_switches(void **state)
     rmdir(expect);
     rmdir(dir);
     unsetenv("CLRT_CACHE_DIR");
+}
+
+/* A tuned file, or its folder, that another user owns or may write, or a
+ * symbolic link where the file should be: never read nor written
+ * (base/trust.h), whichever way it is named. */
+static void untrusted_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clrt-unit-tuned-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char one[4400], link[4400], why[600];
+    snprintf(one, sizeof one, "%s/one.tuned", dir);
+    snprintf(link, sizeof link, "%s/link.tuned", dir);
+    clrt__tuned_set set, got;
+    sample_set(&set);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), 1);
+    assert_int_equal(chmod(one, 0666), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "writable by others"));
+    assert_int_equal(chmod(one, 0600), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+    assert_int_equal(clrt__tuned_write(one, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "writable by others"));
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_int_equal(symlink(one, link), 0);
+    setenv("CLRT_TUNED_FILE", link, 1);
+    assert_int_equal(clrt__tuned_load(NULL, &info, &facts, &got), -1);
+    unsetenv("CLRT_TUNED_FILE");
+    assert_int_equal(clrt__tuned_write(link, &info, &set, why, sizeof why), -1);
+    assert_non_null(strstr(why, "symbolic link"));
+    if (geteuid() == 0) {
+        assert_int_equal(chown(one, 65534, 65534), 0);
+        assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), -1);
+        assert_int_equal(chown(one, 0, 0), 0);
+    } else {
+        print_message("skipped: a tuned file of another user needs root to make\n");
+    }
+    assert_int_equal(clrt__tuned_load(one, &info, &facts, &got), 1);
+    unlink(link);
+    unlink(one);
+    rmdir(dir);
 }
 
 int main(void)
@@ -514,6 +538,7 @@ int main(void)
         cmocka_unit_test_setup(register_tile_groups_are_bounded, setup),
         cmocka_unit_test_setup(every_parameter_everywhere, setup),
         cmocka_unit_test_setup(paths_and_switches, setup),
+        cmocka_unit_test_setup(untrusted_files, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include "common/test_util.h"
 
 #include "base/debug.h"
+#include "base/util.h"
 #include "device/device.h"
 #include "kernels/elementwise.h"
 #include "kernels/matmul.h"
@@ -20,10 +21,12 @@
 
 /* A rows x cols operand on the device: a plain buffer, or (view) a window at
  * (2, 3) of a parent 5 rows and 7 columns larger whose other elements hold
- * `outside`; written from host (dense rows x cols). */
+ * `outside` (view 2: at (2, 4) of a parent 8 columns wider, so that with cols a
+ * multiple of 4 its rows start on 4-element boundaries, as the GPU variant's
+ * fast kernel wants them); written from host (dense rows x cols). */
 typedef struct operand {
     clrt_buffer *buf, *parent;
-    size_t rows, cols, prow, pcol;
+    size_t rows, cols, prow, pcol, c0;
     double outside;
 } operand;
 
@@ -34,6 +37,7 @@ static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtyp
     o->rows = rows;
     o->cols = cols;
     o->outside = outside;
+    o->c0 = view == 2 ? 4 : 3;
     size_t es = tu_dtype_size(dt);
     if (!view) {
         TU_OK(clrt_buffer_create(&o->buf, ctx, dt, rows, cols));
@@ -41,7 +45,7 @@ static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtyp
         return;
     }
     o->prow = rows + 5;
-    o->pcol = cols + 7;
+    o->pcol = cols + (view == 2 ? 8 : 7);
     unsigned char *fill = malloc(o->prow * o->pcol * es);
     assert_non_null(fill);
     for (size_t i = 0; i < o->prow * o->pcol; i++)
@@ -49,7 +53,7 @@ static void operand_make(operand *o, clrt_context *ctx, clrt_queue *q, clrt_dtyp
     TU_OK(clrt_buffer_create(&o->parent, ctx, dt, o->prow, o->pcol));
     TU_OK(clrt_buffer_write(q, o->parent, fill, o->prow * o->pcol));
     free(fill);
-    TU_OK(clrt_buffer_view(&o->buf, o->parent, 2, 3, rows, cols));
+    TU_OK(clrt_buffer_view(&o->buf, o->parent, 2, o->c0, rows, cols));
     assert_int_equal(clrt_buffer_rows(o->buf), rows);
     assert_int_equal(clrt_buffer_cols(o->buf), cols);
     TU_OK(clrt_buffer_write(q, o->buf, host, rows * cols));
@@ -66,7 +70,7 @@ static void operand_check_outside(operand *o, clrt_queue *q, clrt_dtype dt, cons
     TU_OK(clrt_buffer_read(q, o->parent, all, n));
     for (size_t r = 0; r < o->prow; r++)
         for (size_t c = 0; c < o->pcol; c++) {
-            int inside = r >= 2 && r < 2 + o->rows && c >= 3 && c < 3 + o->cols;
+            int inside = r >= 2 && r < 2 + o->rows && c >= o->c0 && c < o->c0 + o->cols;
             double v = tu_get(all, dt, r * o->pcol + c);
             if (!inside && v != (double)(dt == CLRT_FLOAT64 ? o->outside : (float)o->outside))
                 fail_msg("%s: the parent's element (%zu, %zu) outside the %zux%zu window changed to %g", what, r, c,
@@ -81,7 +85,8 @@ static void operand_free(operand *o)
     clrt_buffer_destroy(o->parent);
 }
 
-/* One gemm, checked. views: bit 0 a, bit 1 b, bit 2 c are views. */
+/* One gemm, checked. views: bit 0 a, bit 1 b, bit 2 c are views; bit 3: the
+ * views keep rows aligned (operand_make's view 2). */
 static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_trans ta, clrt_trans tb, size_t M,
                        size_t N, size_t K, double alpha, double beta, unsigned views)
 {
@@ -98,9 +103,10 @@ static void check_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, clrt_tra
     else
         clrt__ref_fill(c0, dt, M * N, (unsigned)(M + N));
     operand oa, ob, oc;
-    operand_make(&oa, ctx, q, dt, ar, ac, a, views & 1, -7.0);
-    operand_make(&ob, ctx, q, dt, br, bc, b, views & 2, -8.0);
-    operand_make(&oc, ctx, q, dt, M, N, c0, views & 4, -9.0);
+    const int kind = views & 8 ? 2 : 1;
+    operand_make(&oa, ctx, q, dt, ar, ac, a, views & 1 ? kind : 0, -7.0);
+    operand_make(&ob, ctx, q, dt, br, bc, b, views & 2 ? kind : 0, -8.0);
+    operand_make(&oc, ctx, q, dt, M, N, c0, views & 4 ? kind : 0, -9.0);
     TU_OK(clrt_gemm(q, ta, tb, alpha, oa.buf, ob.buf, beta, oc.buf));
     TU_OK(clrt_buffer_read(q, oc.buf, c, M * N));
     /* the reference in double, with alpha and beta rounded to the dtype as clrt does */
@@ -476,22 +482,27 @@ static void gemm_fitted_rows(void **state)
 }
 
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
- * (AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory; NVIDIA,
- * Intel and others: 64 x 64), forced on this device through the tuning API:
- * no CPU driver or emulator would pick them, so without this they would
- * first run on a user's GPU. Each must be accepted here and run unchanged
- * (no shrinking), correct on shapes that cross tile edges, every transpose. */
+ * (NVIDIA and AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory, 64 x 64
+ * for fp64; Intel and others: 64 x 64), forced on this device through the tuning
+ * API: no CPU driver or emulator would pick them, so without this they would first
+ * run on a user's GPU. Each must be accepted here and run unchanged (no shrinking),
+ * correct on shapes that cross tile edges, every transpose, in both kernels of the
+ * GPU variant: the general one (odd shapes, unaligned views, the k tail) and
+ * matmul_fast (aligned operands; launches counted). NVIDIA's cap on registers
+ * (maxreg, -cl-nv-maxrregcount, fp32) is an option only NVIDIA's compiler takes: it
+ * is refused here and the rest forced without it. */
 typedef struct gpu_class {
     const char *vendor, *name;
     unsigned long long local_mem;
     size_t max_group, max_item0;
-    unsigned tile_f32; /* the fp32 tile edge (tm * wgx) the class must ship */
+    unsigned tile_f32;   /* the fp32 tile edge (tm * wgx) the class must ship */
+    int nv_options;      /* the driver takes cl_nv_compiler_options */
 } gpu_class;
 
 static const gpu_class gpu_classes[] = {
-    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 64},
-    {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 1024, 1024, 128},
-    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 1024, 1024, 64},
+    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 128, 1},
+    {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 1024, 1024, 128, 0},
+    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 1024, 1024, 64, 0},
 };
 
 static clrt__device_facts gpu_facts(const gpu_class *g)
@@ -509,7 +520,98 @@ static clrt__device_facts gpu_facts(const gpu_class *g)
     f.max_work_item[2] = 64;
     f.pref_vec_float = f.pref_vec_double = 1;
     f.max_alloc = 1ull << 32;
+    f.nv_compiler_options = g->nv_options;
     return f;
+}
+
+/* The class's shipped matmul parameters for dtype dt as text (maxreg dropped: see
+ * above, after checking it is the only thing this device refuses), in mm. */
+static clrt__matmul_params shipped_matmul(clrt_context *ctx, const gpu_class *g, clrt_dtype dt, char *mm, size_t cap)
+{
+    const clrt__device_facts f = gpu_facts(g);
+    clrt__pvals p;
+    clrt__k_matmul.defaults(&f, tu_dtype_size(dt), &p);
+    clrt__matmul_params m = clrt__mm(&p);
+    assert_true(m.use_local);
+    if (dt == CLRT_FLOAT32)
+        assert_int_equal(m.tm * m.wgx, g->tile_f32);
+    assert_int_equal(m.maxreg, g->nv_options && dt == CLRT_FLOAT32 ? 128 : 0);
+    char why[256] = "";
+    if (m.maxreg) {
+        assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, cap), 0);
+        assert_int_equal(clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why), CLRT_EINVAL);
+        assert_non_null(strstr(why, "cl_nv_compiler_options"));
+        m.maxreg = 0;
+        clrt__mm_put(&p, &m);
+    }
+    assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, cap), 0);
+    if (clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why) != CLRT_OK)
+        fail_msg("%s's shipped matmul defaults refused on this device: %s", g->name, why);
+    return m;
+}
+
+/* One product checked, with the launches it takes counted against the rule
+ * (kernels/matmul.h): matmul_fast for the part of k it takes, the general kernel for
+ * the rest; plain operands or aligned views (views 0 or 15). Returns matmul_fast's k. */
+static size_t counted_gemm(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const clrt__matmul_params *m, int t,
+                           size_t M, size_t N, size_t K, double alpha, double beta, unsigned views)
+{
+    const int ta = t & 1, tb = t >> 1;
+    const size_t pad = views ? 8 : 0, lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad;
+    const size_t kf = clrt__matmul_fast_k(m, ta, tb, M, N, K, views ? 2 * lda + 4 : 0, lda, views ? 2 * ldb + 4 : 0,
+                                          ldb);
+    clrt__debug_fault_clear(); /* zeroes the launch counts */
+    check_gemm(ctx, q, dt, trans[ta], trans[tb], M, N, K, alpha, beta, views);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), (kf ? 1 : 0) + (K > kf ? 1 : 0));
+    return kf;
+}
+
+/* Products at the tile's edge e, every transpose: the general kernel (odd shapes,
+ * unaligned views) and matmul_fast, whole (K a multiple of 2 tk) and followed by the
+ * general kernel for the k tail, on rows and columns past the tiles, aligned views,
+ * alpha and beta, C thinner than a tile. Under Oclgrind (small) matmul_fast's cases
+ * run for N N and T T (every operand both ways round; fp64 N N) and its k tail for
+ * T N, fp32 (the only pair that takes it): each product there is seconds. */
+static void shipped_gemm_shapes(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const clrt__matmul_params *m)
+{
+    const size_t e = m->tm * m->wgx, kk = 2 * m->tk * (tu_small() ? 1 : 3);
+    for (int t = 0; t < 4; t++) {
+        check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], e + 1, e + 3, tu_small() ? 5 : 37, 1.0, 0.0, 0);
+        check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 1, e - 1, 3, -0.5, 2.0, 5);
+        const int f32 = dt == CLRT_FLOAT32;
+        if (!tu_small() || t == 0 || (t == 3 && f32)) {
+            assert_int_equal(counted_gemm(ctx, q, dt, m, t, e + 4, e + 8, kk, 1.0, 0.0, 0), kk);
+            assert_int_equal(counted_gemm(ctx, q, dt, m, t, e + 4, e + 8, kk, -1.5, 0.5, 15), kk);
+            assert_int_equal(counted_gemm(ctx, q, dt, m, t, 4, 8, kk, 2.0, 1.0, 0), kk);
+        }
+        /* the k tail: operands along k are unaligned then, except A^T B's */
+        if (!tu_small() || (t == 1 && f32))
+            assert_int_equal(counted_gemm(ctx, q, dt, m, t, e + 4, e + 8, kk + 3, 1.0, 0.0, 0), t == 1 ? kk : 0);
+    }
+    if (!tu_small())
+        check_gemm(ctx, q, dt, CLRT_NO_TRANS, CLRT_NO_TRANS, 2 * e + 7, e + 9, 131, 1.0, 0.0, 7);
+}
+
+/* add with the GPU's 16-byte vectors (params), on a length no vector divides */
+static void shipped_add(clrt_context *ctx, clrt_queue *q, clrt_dtype dt, const char *params, const char *name)
+{
+    TU_OK(clrt_tune_override(ctx, "add", dt, params));
+    const size_t n = tu_small() ? 1031 : 100003;
+    const size_t es = tu_dtype_size(dt);
+    unsigned char *ha = malloc(n * es), *hb = malloc(n * es), *hc = malloc(n * es);
+    assert_true(ha && hb && hc);
+    clrt__ref_fill(ha, dt, n, 3);
+    clrt__ref_fill(hb, dt, n, 4);
+    tu_device_add(ctx, q, dt, hc, ha, hb, n);
+    const int dbl = dt == CLRT_FLOAT64;
+    for (size_t i = 0; i < n; i++) {
+        double want = dbl ? ((double *)ha)[i] + ((double *)hb)[i] : (double)(float)(((float *)ha)[i] + ((float *)hb)[i]);
+        double got = dbl ? ((double *)hc)[i] : (double)((float *)hc)[i];
+        if (got != want)
+            fail_msg("%s add[%zu] = %g, want %g", name, i, got, want);
+    }
+    tu_assert_ran(ctx, "add", dt, params);
+    TU_FREE_ALL(ha, hb, hc);
 }
 
 static void gemm_shipped_gpu_defaults(void **state)
@@ -517,58 +619,108 @@ static void gemm_shipped_gpu_defaults(void **state)
     (void)state;
     for (size_t g = 0; g < sizeof gpu_classes / sizeof gpu_classes[0]; g++) {
         const clrt__device_facts f = gpu_facts(&gpu_classes[g]);
-        for (int dbl = 0; dbl < tu_n_dtypes(); dbl++) {
-            const clrt_dtype dt = tu_dtype_at(dbl);
-            clrt__pvals p;
-            char mm[256], add[256];
-            clrt__k_matmul.defaults(&f, dbl ? 8 : 4, &p);
-            const clrt__matmul_params m = clrt__mm(&p);
-            assert_true(m.use_local);
-            if (!dbl)
-                assert_int_equal(m.tm * m.wgx, gpu_classes[g].tile_f32);
-            assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, sizeof mm), 0);
-            clrt__k_elementwise.defaults(&f, dbl ? 8 : 4, &p);
-            assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
-            print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, dbl ? "f64" : "f32", mm, add);
-
+        for (int d = 0; d < tu_n_dtypes(); d++) {
+            const clrt_dtype dt = tu_dtype_at(d);
             clrt_queue *q;
-
             clrt_context *ctx = tu_fresh_context(&q);
-            char why[256] = "";
-            if (clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why) != CLRT_OK)
-                fail_msg("%s's shipped matmul defaults refused on this device: %s", gpu_classes[g].name, why);
+            char mm[256], add[256];
+            const clrt__matmul_params m = shipped_matmul(ctx, &gpu_classes[g], dt, mm, sizeof mm);
+            clrt__pvals p;
+            clrt__k_elementwise.defaults(&f, tu_dtype_size(dt), &p);
+            assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
+            print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, tu_dtype_name(dt), mm, add);
             TU_OK(clrt_tune_override(ctx, "matmul", dt, mm));
-            TU_OK(clrt_tune_override(ctx, "add", dt, add));
-            const size_t e = m.tm * m.wgx; /* the tile edge: shapes one past it and one short */
-            for (int t = 0; t < 4; t++) {
-                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], e + 1, e + 3, tu_small() ? 5 : 37, 1.0, 0.0, 0);
-                check_gemm(ctx, q, dt, trans[t & 1], trans[t >> 1], 1, e - 1, 3, -0.5, 2.0, 5);
-                tu_assert_ran(ctx, "matmul", dt, mm);
-            }
-            if (!tu_small())
-                check_gemm(ctx, q, dt, CLRT_NO_TRANS, CLRT_NO_TRANS, 2 * e + 7, e + 9, 131, 1.0, 0.0, 7);
-            /* add with the GPU's 16-byte vectors, on a length no vector divides */
-            const size_t n = tu_small() ? 1031 : 100003;
-            const size_t es = tu_dtype_size(dt);
-            unsigned char *ha = malloc(n * es), *hb = malloc(n * es), *hc = malloc(n * es);
-            assert_true(ha && hb && hc);
-            clrt__ref_fill(ha, dt, n, 3);
-            clrt__ref_fill(hb, dt, n, 4);
-            tu_device_add(ctx, q, dt, hc, ha, hb, n);
-            for (size_t i = 0; i < n; i++) {
-                double want = dbl ? ((double *)ha)[i] + ((double *)hb)[i]
-                                  : (double)(float)(((float *)ha)[i] + ((float *)hb)[i]);
-                double got = dbl ? ((double *)hc)[i] : (double)((float *)hc)[i];
-                if (got != want)
-                    fail_msg("%s add[%zu] = %g, want %g", gpu_classes[g].name, i, got, want);
-            }
-            tu_assert_ran(ctx, "add", dt, add);
-            free(ha);
-            free(hb);
-            free(hc);
+            shipped_gemm_shapes(ctx, q, dt, &m);
+            tu_assert_ran(ctx, "matmul", dt, mm);
+            shipped_add(ctx, q, dt, add, gpu_classes[g].name);
             clrt_queue_destroy(q);
             clrt_context_destroy(ctx);
         }
+    }
+}
+
+/* The GPU variant's rule for k splits (ksplit = 1): products of fewer groups than
+ * the device has compute units, as many splits as make two groups per unit, each at
+ * least 8 k tiles, at most 64. */
+static void gemm_k_split_rule(void **state)
+{
+    (void)state;
+    clrt__matmul_params r = {.use_local = 1, .tm = 8, .tn = 8, .tk = 8, .wgx = 16, .wgy = 16, .vw = 4, .ksplit = 1};
+    clrt__device_facts f;
+    memset(&f, 0, sizeof f);
+    f.compute_units = 132; /* an H100 SXM's, an H200's */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 20, 25, 36864), 64); /* conv1's weight gradient, batch 64 */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 50, 500, 4096), 64); /* 4 groups: 66 wanted, 64 tiles */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 64, 10, 500), 7);    /* one group, 7 x 64 of k */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 1024, 1024, 1024), 5); /* 64 groups */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 2048, 2048, 2048), 1); /* 256 groups fill it */
+    assert_int_equal(clrt__matmul_splits(&r, &f, 20, 25, 127), 1);      /* less than two splits of 64 */
+    r.ksplit = 3;
+    assert_int_equal(clrt__matmul_splits(&r, &f, 2048, 2048, 2048), 3);
+    r.ksplit = 0;
+    assert_int_equal(clrt__matmul_splits(&r, &f, 20, 25, 36864), 1);
+    r.ksplit = 1;
+    r.use_local = 0;
+    assert_int_equal(clrt__matmul_splits(&r, &f, 20, 25, 36864), 1);
+}
+
+/* The launches a product in k splits takes (gemm.c's gemm_split): matmul_fast for the
+ * whole splits where it takes them, with matmul for a short last one, else matmul for
+ * all; then the sum. Plain operands or aligned views (views 0 or 15), as counted_gemm. */
+static size_t split_launches(const clrt__matmul_params *m, int t, size_t M, size_t N, size_t K, unsigned views)
+{
+    const int ta = t & 1, tb = t >> 1;
+    clrt__device_facts f;
+    memset(&f, 0, sizeof f); /* ksplit >= 2: the device does not matter */
+    const size_t splits = clrt__matmul_splits(m, &f, M, N, K);
+    assert_true(splits >= 2);
+    const size_t step = 2 * m->tk, kc = clrt__ceil_div(clrt__ceil_div(K, splits), step) * step;
+    const size_t pad = views ? 8 : 0, lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad;
+    const size_t kw = K / kc * kc; /* the whole splits' k */
+    const int fast = clrt__matmul_fast_k(m, ta, tb, M, N, kw, views ? 2 * lda + 4 : 0, lda, views ? 2 * ldb + 4 : 0,
+                                         ldb) == kw;
+    return (fast ? 1 + (K % kc != 0) : 1) + 1;
+}
+
+/* Products in k splits side by side (ksplit forced), into the queue's scratch and
+ * summed by matmul_sum, on every driver, every transpose: matmul_fast's whole splits
+ * with matmul for a short last one, or matmul for all (unaligned operands), alpha and
+ * beta (beta = 0: C's NaN never read), views; the launches counted (partials, and
+ * one sum). */
+static void gemm_k_splits(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "use_local=1 tm=2 tn=4 tk=4 wgx=4 wgy=4 vw=2 ksplit=3",
+        "use_local=1 tm=4 tn=4 tk=8 wgx=4 wgy=2 vw=4 ksplit=5",
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        clrt_queue *q;
+        clrt_context *ctx = override_context(&q, variants[v]);
+        clrt__pvals pv;
+        memset(&pv, 0, sizeof pv);
+        char why[256];
+        assert_int_equal(clrt__params_parse(&clrt__k_matmul, variants[v], &pv, why, sizeof why), 0);
+        const clrt__matmul_params m = clrt__mm(&pv);
+        const size_t step = 2 * m.tk, K0 = 8 * step * (tu_small() ? 1 : 3);
+        for (int t = 0; t < 4; t++) {
+            const size_t K[2] = {K0, K0 + step + 3}; /* whole splits; a short last one */
+            for (int i = 0; i < 2; i++) {
+                clrt__debug_fault_clear();
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 12, 16, K[i], i ? -1.5 : 1.0,
+                           i ? 0.5 : 0.0, i ? 15 : 0);
+                assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL),
+                                 split_launches(&m, t, 12, 16, K[i], i ? 15 : 0));
+                check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 9, 7, K[i] + 1, 2.0, -1.0, 5);
+            }
+        }
+        tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, variants[v]);
+        if (tu_fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
+            check_gemm(ctx, q, CLRT_FLOAT64, CLRT_TRANS, CLRT_NO_TRANS, 12, 16, K0 + 5, 1.0, 0.25, 0);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
     }
 }
 
@@ -732,6 +884,8 @@ int main(void)
         TU_FIXTURE_TEST(gemm_narrow_variant),
         TU_FIXTURE_TEST(gemm_fitted_rows),
         TU_FIXTURE_TEST(gemm_shipped_gpu_defaults),
+        TU_FIXTURE_TEST(gemm_k_split_rule),
+        TU_FIXTURE_TEST(gemm_k_splits),
         TU_FIXTURE_TEST(gemm_long_k),
         TU_FIXTURE_TEST(matmul_is_gemm),
         TU_FIXTURE_TEST(special_scalars),

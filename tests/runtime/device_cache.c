@@ -1,9 +1,13 @@
 /* The on-disk program cache: an entry written after a build, hit by the next
  * context, and every kind of damaged or foreign entry treated as a miss that
- * still gives correct results. Forced on (CLRT_CACHE=on) whatever the driver. */
+ * still gives correct results; a cache folder or entry that another user
+ * owns or may write is neither read nor written, with one warning. Forced on
+ * (CLRT_CACHE=on) whatever the driver. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/temp_files.h"
@@ -189,6 +193,99 @@ static void off_switch_and_unwritable_dir(void **state)
     setenv("CLRT_CACHE_DIR", dir, 1);
 }
 
+/* CLRT_CACHE unset: the default depends on the driver. POCL and NVIDIA keep
+ * their own build caches, and on POCL reading a binary back to store it costs
+ * a second code generation of the whole program: nothing is stored. rusticl
+ * and Oclgrind: the build is stored (it is cheap there and saves a build). */
+static void default_follows_the_driver(void **state)
+{
+    (void)state;
+    tu_clear_dir(programs);
+    unsetenv("CLRT_CACHE");
+    clrt_device_info dev;
+    TU_OK(clrt_device_select(NULL, &dev));
+    run_add();
+    const int stored = tu_each_entry(programs, NULL, NULL) > 0;
+    const int pocl = strstr(dev.platform, "Portable Computing Language") != NULL;
+    const int nvidia = strstr(dev.platform, "NVIDIA") != NULL;
+    print_message("%s: %s\n", dev.platform, stored ? "stored" : "not stored");
+    assert_int_equal(stored, !(pocl || nvidia));
+    /* an entry that is there (stored on request) is used by default, POCL's
+     * included: loading one is cheap, only storing costs a build */
+    setenv("CLRT_CACHE", "on", 1);
+    run_add();
+    unsetenv("CLRT_CACHE");
+    stats s = snapshot();
+    run_add();
+    stats d = delta(&s);
+    assert_int_equal(d.hits, nvidia ? 0 : 1);
+    setenv("CLRT_CACHE", "on", 1);
+}
+
+/* run_add with stderr going to a file: what it said there (static). */
+static const char *run_add_stderr(void)
+{
+    static char text[4096];
+    char log[300];
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    run_add();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(log);
+    return text;
+}
+
+/* A valid entry under a root folder anyone may write, or (as root) owned by
+ * another user: not loaded (the driver never sees it), nothing written, one
+ * warning per folder and reason. */
+static void untrusted_cache_unused(void **state)
+{
+    (void)state;
+    tu_clear_dir(programs);
+    run_add();
+    char path[512];
+    only_entry(path);
+    assert_int_equal(chmod(dir, 0777), 0);
+    stats s = snapshot();
+    const char *err = run_add_stderr();
+    stats d = delta(&s);
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_int_equal(d.hits, 0);
+    if (!strstr(err, "clrt: not using") || !strstr(err, "writable by others"))
+        fail_msg("no warning about the folder anyone may write; stderr: \"%s\"", err);
+    assert_int_equal(tu_each_entry(programs, NULL, NULL), 1); /* no new entry either */
+    assert_int_equal(chmod(dir, 0777), 0);
+    err = run_add_stderr();
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_null(strstr(err, "clrt: not using")); /* said once */
+    if (geteuid() == 0) {
+        assert_int_equal(chown(path, 65534, 65534), 0);
+        s = snapshot();
+        err = run_add_stderr();
+        d = delta(&s);
+        assert_int_equal(d.hits, 0);
+        assert_non_null(strstr(err, "belongs to uid 65534"));
+        assert_int_equal(chown(path, 0, 0), 0);
+    } else {
+        print_message("skipped: an entry of another user needs root to make\n");
+    }
+    s = snapshot();
+    run_add(); /* trusted again: used */
+    d = delta(&s);
+    assert_int_equal(d.hits, 1);
+}
+
 int main(void)
 {
     tu_require_device();
@@ -196,6 +293,8 @@ int main(void)
         cmocka_unit_test_teardown(store_then_hit, tu_teardown_no_live),
         cmocka_unit_test_teardown(damaged_entries_are_misses, tu_teardown_no_live),
         cmocka_unit_test_teardown(off_switch_and_unwritable_dir, tu_teardown_no_live),
+        cmocka_unit_test_teardown(default_follows_the_driver, tu_teardown_no_live),
+        cmocka_unit_test_teardown(untrusted_cache_unused, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -101,6 +101,18 @@ PIN(&clrt_buffer_read, int (*)(clrt_queue *, const clrt_buffer *, void *, size_t
 PIN(&clrt_add, int (*)(clrt_queue *, clrt_buffer *, const clrt_buffer *, const clrt_buffer *));
 PIN(&clrt_matmul, int (*)(clrt_queue *, clrt_buffer *, const clrt_buffer *, const clrt_buffer *));
 
+/* builds: the log */
+PIN(&clrt_set_log, void (*)(clrt_log_fn, void *));
+_Static_assert(CLRT_BUILD_COMPILED == 1 && CLRT_BUILD_CACHED == 2, "build sources");
+#define EVENT(field) (((clrt_build_event *)0)->field)
+PIN(EVENT(kernel), const char *);
+PIN(EVENT(dtype), const char *);
+PIN(EVENT(variant), const char *);
+PIN(EVENT(device), const char *);
+PIN(EVENT(cache_dir), const char *);
+PIN(EVENT(seconds), double);
+PIN(EVENT(source), clrt_build_source);
+
 static void status_codes_distinct(void **state)
 {
     (void)state;

@@ -2,6 +2,7 @@
 #include "child.h"
 
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,29 +13,38 @@
 
 extern char **environ;
 
-/* environ with the cache switches of `caches` replaced; NULL when out of memory */
-static char **child_environment(bench_child_caches caches)
+/* 1 when entry ("NAME=value") sets a name that one of set sets. */
+static int overridden(const char *entry, const char *const *set)
 {
-    size_t ne = 0;
+    for (; set && *set; set++) {
+        const char *eq = strchr(*set, '=');
+        size_t n = eq ? (size_t)(eq - *set) + 1 : strlen(*set);
+        if (strncmp(entry, *set, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* environ with every name that set (NULL-terminated "NAME=value" entries)
+ * sets replaced by set's value, and every bare "NAME" of set removed; NULL
+ * when out of memory */
+static char **child_environment(const char *const *set)
+{
+    size_t ne = 0, ns = 0;
     while (environ[ne])
         ne++;
-    char **envp = calloc(ne + 3, sizeof *envp);
+    while (set && set[ns])
+        ns++;
+    char **envp = calloc(ne + ns + 1, sizeof *envp);
     if (!envp)
         return NULL;
     size_t k = 0;
-    for (size_t i = 0; i < ne; i++) {
-        if (caches == BENCH_CACHES_OFF && strncmp(environ[i], "POCL_KERNEL_CACHE=", 18) == 0)
-            continue;
-        if (caches != BENCH_CACHES_AS_IS && strncmp(environ[i], "CLRT_CACHE=", 11) == 0)
-            continue;
-        envp[k++] = environ[i];
-    }
-    if (caches == BENCH_CACHES_OFF) {
-        envp[k++] = "CLRT_CACHE=0";
-        envp[k++] = "POCL_KERNEL_CACHE=0";
-    } else if (caches == BENCH_CACHES_CLRT_ON) {
-        envp[k++] = "CLRT_CACHE=1";
-    }
+    for (size_t i = 0; i < ne; i++)
+        if (!overridden(environ[i], set))
+            envp[k++] = environ[i];
+    for (size_t i = 0; i < ns; i++)
+        if (strchr(set[i], '=')) /* a bare NAME only removes it */
+            envp[k++] = (char *)(uintptr_t)set[i];
     envp[k] = NULL;
     return envp;
 }
@@ -42,7 +52,16 @@ static char **child_environment(bench_child_caches caches)
 int bench_child_run(char *const argv[], bench_child_caches caches, char *out, size_t cap, double *t_spawn,
                     char *why, size_t why_cap)
 {
-    char **envp = child_environment(caches);
+    static const char *const off[] = {"CLRT_CACHE=0", "POCL_KERNEL_CACHE=0", NULL};
+    static const char *const clrt_on[] = {"CLRT_CACHE=1", NULL};
+    const char *const *set = caches == BENCH_CACHES_OFF ? off : caches == BENCH_CACHES_CLRT_ON ? clrt_on : NULL;
+    return bench_child_run_env(argv, set, out, cap, t_spawn, why, why_cap);
+}
+
+int bench_child_run_env(char *const argv[], const char *const *set, char *out, size_t cap, double *t_spawn,
+                        char *why, size_t why_cap)
+{
+    char **envp = child_environment(set);
     int fds[2];
     if (!envp || pipe(fds) != 0) {
         free(envp);

@@ -21,6 +21,12 @@ typedef enum bench_child_caches {
 int bench_child_run(char *const argv[], bench_child_caches caches, char *out, size_t cap, double *t_spawn,
                     char *why, size_t why_cap);
 
+/* The same with the environment's entries of set (NULL-terminated
+ * "NAME=value" strings) replaced or added, and those set names bare
+ * ("NAME") removed. */
+int bench_child_run_env(char *const argv[], const char *const *set, char *out, size_t cap, double *t_spawn,
+                        char *why, size_t why_cap);
+
 /* The index of the median of v[0..2]: the child reported of three runs. */
 int bench_median_of3(const double v[3]);
 

@@ -9,6 +9,7 @@
 #include <clrt/clrt_cl.h>
 
 #include "child.h"
+#include "common/output.h"
 #include "progress.h"
 #include "timing.h"
 
@@ -52,18 +53,17 @@ static cl_program raw_program(cl_context ctx, cl_device_id dev, const char *bin,
     return clCreateProgramWithSource(ctx, 1, &src, NULL, err);
 }
 
-/* Store prog's binary in file bin, for the next child (untimed). */
+/* Store prog's binary in file bin, for the next child (untimed); a binary
+ * that cannot be written leaves the next child to build from source. */
 static void raw_store_binary(cl_program prog, const char *bin)
 {
     size_t n = 0;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL) != CL_SUCCESS || n == 0)
         return;
     unsigned char *data = malloc(n);
-    FILE *f = data ? fopen(bin, "wb") : NULL;
-    if (f && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof data, &data, NULL) == CL_SUCCESS)
-        fwrite(data, 1, n, f);
-    if (f)
-        fclose(f);
+    char err[700];
+    if (data && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof data, &data, NULL) == CL_SUCCESS)
+        (void)tool_out_write(bin, data, n, err, sizeof err);
     free(data);
 }
 

@@ -15,7 +15,9 @@
  * loops and checks), bench_ops (the operations), bench_clblast, bench_print
  * (table, JSON, CSV), bench_targets (the
  * issue's targets), bench_plot (gnuplot), bench_tune (the search),
- * bench_progress, bench_split (one product across devices). This file picks the devices and runs it all. */
+ * bench_progress, bench_split (one product across devices), bench_openblas_force
+ * (OpenBLAS at its best core), bench_peak (the host's FMA peak). This file
+ * picks the devices and runs it all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +26,17 @@
 
 #include <clrt/clrt.h>
 
+#include "common/build_notice.h"
 #include "cases.h"
+#include "common/output.h"
 #include "clblast.h"
+#include "cold.h"
 #include "first.h"
 #include "first_raw.h"
+#include "openblas_force.h"
 #include "opts.h"
 #include "overhead.h"
+#include "peak.h"
 #include "plot.h"
 #include "print.h"
 #include "progress.h"
@@ -41,6 +48,8 @@
 
 static bench_opts opts;
 static bench_report report;
+/* --tune could not write the tuned file (said on stderr): exit 2 at the end */
+static int tuned_file_lost;
 
 /* ---- devices */
 
@@ -121,23 +130,35 @@ static void fill_report_header(int argc, char **argv)
     if (gethostname(report.host, sizeof report.host) != 0)
         snprintf(report.host, sizeof report.host, "?");
     report.host[sizeof report.host - 1] = '\0';
+    bench_cpu_model(report.cpu, sizeof report.cpu);
+    report.cpus = sysconf(_SC_NPROCESSORS_ONLN);
     report.clrt_version = clrt_version();
     report.built_openblas = bench_have_openblas();
     report.built_clblast = bench_have_clblast();
     report.have_openblas = opts.openblas && bench_have_openblas();
     if (report.have_openblas) {
-        snprintf(report.openblas_core, sizeof report.openblas_core, "%s", bench_openblas_core());
         snprintf(report.openblas_config, sizeof report.openblas_config, "%s", bench_openblas_config());
         report.openblas_threads = bench_openblas_threads();
-        report.openblas_core_older = bench_openblas_core_older();
-        const char *env = getenv("OPENBLAS_CORETYPE");
-        snprintf(report.openblas_coretype_env, sizeof report.openblas_coretype_env, "%s", env ? env : "");
+        report.openblas = *bench_openblas_state_get();
     }
     report.have_clblast = opts.clblast && bench_have_clblast();
     if (report.have_clblast)
         snprintf(report.clblast_version, sizeof report.clblast_version, "%s", bench_clblast_version());
     report.have_host = opts.host;
     report.host_threads = opts.host_threads;
+}
+
+/* --openblas-core: "BEST RUNNING" on one line, for scripts. */
+static int openblas_query(void)
+{
+    bench_openblas_inspect();
+    const bench_openblas_state *s = bench_openblas_state_get();
+    if (!s->present) {
+        fprintf(stderr, "clrt-bench: not built with OpenBLAS (Debian: libopenblas-dev, then reconfigure)\n");
+        return 1;
+    }
+    printf("%s %s\n", s->best[0] ? s->best : "-", s->core);
+    return 0;
 }
 
 /* ---- the run */
@@ -193,7 +214,7 @@ static int run_device(size_t d)
     if (bench_session_open(&s, &dev->info) != CLRT_OK)
         return skip_device(dev, "cannot open a context", &s);
     if (opts.tune) {
-        bench_tune_device(&s, d, &opts, &report);
+        tuned_file_lost |= bench_tune_device(&s, d, &opts, &report) == -2;
         bench_session_close(&s);
         if (opts.tune == 2) /* --tune-only */
             return 0;
@@ -251,9 +272,22 @@ static void print_report(void)
 /* The benchmark proper: every selected device, then the report. */
 static int bench(int argc, char **argv)
 {
+    char err[700];
+    /* the files it will write: checked before the work, not after */
+    if (opts.plot && tool_out_check(opts.plot, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --plot %s\n", err);
+        return 2;
+    }
+    if (opts.tune && !opts.tune_dry_run && opts.tune_file && tool_out_check(opts.tune_file, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-bench: --tune-file %s\n", err);
+        return 2;
+    }
     fill_report_header(argc, argv);
     if (select_devices() != 0)
         return 1;
+    /* before anything runs: the probe wants the cores to itself */
+    if (opts.peak && opts.run[BENCH_MATMUL])
+        bench_peak_measure(&report.peak, opts.host_threads);
     if (opts.host && bench_host_add_start(opts.host_threads) != 0) {
         fprintf(stderr, "clrt-bench: cannot start the host loop threads\n");
         return 1;
@@ -269,14 +303,30 @@ static int bench(int argc, char **argv)
     failures += report_failures();
     report.quiet = *bench_quiet_stats();
     print_report();
-    int plot_failed = opts.plot && bench_plot(&report, opts.plot) != 0;
+    const int plot = opts.plot ? bench_plot(&report, opts.plot) : 0;
     bench_report_free(&report);
     if (failures)
         fprintf(stderr, "clrt-bench: %d failure(s): see the notes in the output\n", failures);
-    return failures ? 1 : plot_failed ? 3 : 0;
+    return failures ? 1 : plot == -2 || tuned_file_lost ? 2 : plot ? 3 : 0;
 }
 
-int main(int argc, char **argv)
+/* --cold: the cold-start table for every selected device, nothing else. */
+static int cold_start(int argc, char **argv)
+{
+    fill_report_header(argc, argv);
+    if (select_devices() != 0)
+        return 1;
+    clrt_device_info devs[BENCH_MAX_DEVICES];
+    size_t n = 0;
+    for (size_t d = 0; d < report.ndevices && n < BENCH_MAX_DEVICES; d++)
+        if (!report.devices[d].skipped)
+            devs[n++] = report.devices[d].info;
+    int rc = bench_cold_run(&opts, devs, n);
+    bench_report_free(&report);
+    return rc;
+}
+
+static int bench_main(int argc, char **argv)
 {
     double t_main = bench_now();
     int rc = bench_opts_parse(&opts, argc, argv);
@@ -288,11 +338,31 @@ int main(int argc, char **argv)
         return bench_first_child(&opts, t_main);
     if (opts.child_mode == 2)
         return bench_first_raw_child(&opts, t_main);
+    if (opts.child_mode == 3)
+        return bench_cold_child(&opts, t_main);
     if (opts.list) {
         list_devices();
         return 0;
     }
+    if (opts.openblas_query)
+        return openblas_query();
+    /* OpenBLAS at its best core: this may start the process again (once),
+     * so before anything is measured or printed */
+    if (opts.openblas && !opts.cold_start && !opts.split)
+        bench_openblas_settle(argv);
+    /* a first run on empty caches compiles for a while: say so, once */
+    tool_build_notice_install(0);
     if (opts.split)
         return bench_split_run(&opts);
+    if (opts.cold_start)
+        return cold_start(argc, argv);
     return bench(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    tool_stdout_watch();
+    const int rc = bench_main(argc, argv);
+    /* the report on stdout, checked to its end: output lost is a failure */
+    return tool_stdout_close("clrt-bench") != 0 && rc == 0 ? 2 : rc;
 }

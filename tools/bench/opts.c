@@ -73,20 +73,29 @@ static const char *const usage_text[] = {
     "                    a raw OpenCL program's first one-line kernel (from source, and",
     "                    from a binary it stored itself)",
     "  --first-size N    the child's matmul size (default 1024)",
-    "  --cold            also run the child with every build cache off (CLRT_CACHE=0,",
-    "                    POCL_KERNEL_CACHE=0): the full compile (default unless --quick)",
-    "  --no-cold",
+    "  --no-cold         skip running that child with every build cache off (CLRT_CACHE=0,",
+    "                    POCL_KERNEL_CACHE=0: the full compile; done unless --quick)",
+    "  --cold            instead of the benchmark: for each --op and --dtype, a new process's",
+    "                    first result (context, buffers, kernel builds, the run; matmul",
+    "                    1024, the others 1e6 elements) from empty caches (a new, empty",
+    "                    CLRT_CACHE_DIR and POCL_CACHE_DIR), then the same again with what",
+    "                    that left in them (warm); a table, or JSON with --json",
     "  --forced-cache    also run the child with clrt's own program binary cache forced on",
-    "                    (CLRT_CACHE=1; by default clrt skips it only on NVIDIA, whose",
-    "                    driver caches builds itself): writes to clrt's cache folder",
+    "                    (CLRT_CACHE=1; by default clrt never stores on NVIDIA, whose",
+    "                    driver caches builds itself, and on POCL only while warming):",
+    "                    writes to clrt's cache folder",
     "  --no-overhead     skip the per-operation cost of a tiny add (pipelined) against",
     "                    a raw clEnqueueNDRangeKernel of the same kernel, and its round",
     "                    trip (one add waited for at once; with add or matmul)",
     "  --no-default      do not also time the default parameters where tuned ones apply",
+    "  --no-peak         skip the host's FMA peak (0.1-0.3 s with matmul: on each of",
+    "                    --threads threads, 12 independent chains of the widest vector",
+    "                    FMA the CPU has, best of 4 runs), and so the matmul cases' share",
+    "                    of it on a CPU device (% peak)",
     "",
     "References",
     "  --no-openblas, --no-clblast, --no-host   leave one out",
-    "  --threads N       threads of the host loops (default 2)",
+    "  --threads N       threads of the host loops and of the FMA peak probe (default 2)",
     "",
     "Output",
     "  (default)         a table on stdout, a progress line on stderr when it is a terminal",
@@ -96,6 +105,16 @@ static const char *const usage_text[] = {
     "                    with gnuplot",
     "  --progress, --no-progress",
     "  --list            list the devices and exit",
+    "  --openblas-core   print the newest OpenBLAS core this build has for this CPU",
+    "                    ('-' off x86) and the core OpenBLAS runs here (its own choice,",
+    "                    or OPENBLAS_CORETYPE's), and exit: how tools/train/compare.sh",
+    "                    gives PyTorch's OpenBLAS its best core",
+    "  Every write is checked: a report that cannot be written whole (a full disk",
+    "  behind stdout, a --plot file, the tuned file) exits 2 with the reason.",
+    "  --plot FILE is written beside FILE and renamed over it (an earlier FILE stays",
+    "  until then); through a symbolic link its target is written and the link kept;",
+    "  a character device or FIFO is written directly, never replaced; a folder is",
+    "  refused before any work.",
     "",
     "Tuning",
     "  --tune            search the parameters of the kernels the selected ops run",
@@ -116,13 +135,19 @@ static const char *const usage_text[] = {
     "Tuned parameters live in $CLRT_CACHE_DIR/tuned, else $XDG_CACHE_HOME/clrt/tuned,",
     "else ~/.cache/clrt/tuned, one file per device, driver version and clrt version.",
     "CLRT_TUNED_FILE=PATH makes clrt read that file instead; CLRT_TUNED=0 ignores them.",
+    "clrt reads and writes a tuned file only when it and its folder belong to this user",
+    "and no one else may write them (docs/tuning.md, \"Sharing a cache\").",
     "",
     "Notes",
     "  OpenBLAS picks a kernel for the CPU it finds; OPENBLAS_CORETYPE forces one.",
-    "  Forced to an older core (e.g. OPENBLAS_CORETYPE=Haswell on this Zen 5 machine)",
-    "  it runs at about half its speed: the bench prints the core that ran, and the",
-    "  ratios are only fair against the best core: unset OPENBLAS_CORETYPE and let",
-    "  OpenBLAS detect it (here it picks Cooperlake; Zen is as slow as Haswell).",
+    "  A release that does not know the CPU falls back to an old core (0.3.21 runs",
+    "  Prescott, SSE3, on recent Intel Xeons): when OpenBLAS chose a core older than",
+    "  the newest this build has for the CPU's features and OPENBLAS_CORETYPE is",
+    "  unset, clrt-bench starts itself again once with OPENBLAS_CORETYPE set to that",
+    "  core, and says so (\"forced: it chose Prescott on this CPU\"). A user's",
+    "  OPENBLAS_CORETYPE is respected; the output says when it is older than the",
+    "  CPU's best (e.g. Haswell on a CPU with AVX-512: half its speed), where the",
+    "  ratios to OpenBLAS flatter clrt.",
     "  Times are medians of repeated runs; only ratios measured in the same run mean",
     "  much on a shared machine.",
 };
@@ -417,6 +442,16 @@ static int take_child_first_call(parse_state *p, char **v)
     return parse_count(v[2], &p->o.child_n);
 }
 
+/* internal: --child-cold OP f32|f64 N DEVICE */
+static int take_child_cold(parse_state *p, char **v)
+{
+    p->o.child_mode = 3;
+    p->o.child_op = bench_op_by_name(v[0]);
+    p->o.child_dbl = strcmp(v[1], "f64") == 0;
+    p->o.child_device = v[3];
+    return p->o.child_op < 0 ? -1 : parse_count(v[2], &p->o.child_n);
+}
+
 /* internal: --child-raw-first P:D BINARY-FILE|- */
 static int take_child_raw_first(parse_state *p, char **v)
 {
@@ -454,14 +489,16 @@ static const option options[] = {
     /* extra measurements */
     SWITCH("--no-first", o.first, 0), SWITCH("--no-child", o.child, 0),
     VALUES("--first-size", NULL, 1, take_first_size),
-    SWITCH("--cold", cold, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
+    SWITCH("--cold", o.cold_start, 1), SWITCH("--no-cold", cold, 0), SWITCH("--forced-cache", o.forced_cache, 1),
     SWITCH("--no-overhead", o.overhead, 0), SWITCH("--no-default", o.compare_default, 0),
+    SWITCH("--no-peak", o.peak, 0),
     /* references */
     SWITCH("--no-openblas", o.openblas, 0), SWITCH("--no-clblast", o.clblast, 0), SWITCH("--no-host", o.host, 0),
     VALUES("--threads", NULL, 1, take_threads),
     /* output */
     VALUES("--json", NULL, 0, take_json), VALUES("--csv", NULL, 0, take_csv), VALUES("--plot", NULL, 1, take_plot),
     SWITCH("--progress", o.progress, 1), SWITCH("--no-progress", o.progress, 0), SWITCH("--list", o.list, 1),
+    SWITCH("--openblas-core", o.openblas_query, 1),
     /* tuning */
     SWITCH("--tune", o.tune, 1), SWITCH("--tune-only", o.tune, 2),
     VALUES("--tune-size", NULL, 1, take_tune_size), VALUES("--tune-passes", NULL, 1, take_tune_passes),
@@ -469,6 +506,7 @@ static const option options[] = {
     /* internal: the child processes of the first-call measurements */
     VALUES("--child-first-call", NULL, 3, take_child_first_call),
     VALUES("--child-raw-first", NULL, 2, take_child_raw_first),
+    VALUES("--child-cold", NULL, 4, take_child_cold),
 };
 
 static const option *find_option(const char *arg)
@@ -486,7 +524,7 @@ static void start_state(parse_state *p)
     p->reps = p->min_reps = p->warmup = p->cold = p->tune_passes = -1;
     p->min_time = p->max_time = -1;
     bench_opts *o = &p->o;
-    o->first = o->child = o->overhead = 1;
+    o->first = o->child = o->overhead = o->peak = 1;
     o->openblas = o->clblast = o->host = 1;
     o->compare_default = 1;
     o->host_threads = 2;

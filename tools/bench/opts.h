@@ -38,16 +38,19 @@ typedef struct bench_opts {
     int overhead;               /* tiny-add overhead against a raw enqueue */
     size_t overhead_n;
     int overhead_ops;
+    int peak;                   /* the host's FMA peak (with matmul) */
     int openblas, clblast, host;
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */
     int gemm_extras;            /* products: also alpha/beta and views side by side */
     int split;                  /* --op split: one product split across the --device list (bench/split.c) */
+    int cold_start;             /* --cold: the cold-start table (bench/cold.c) instead of the benchmark */
     int sizes_given;            /* --sizes was given (split: else its own default size) */
     enum bench_format format;
     const char *plot;           /* PNG path, or NULL */
     int progress;               /* -1: when stderr is a terminal */
     int list;
+    int openblas_query;         /* --openblas-core: say the best OpenBLAS core and the one that runs, and exit */
     /* --tune */
     int tune;
     size_t tune_size;
@@ -55,7 +58,8 @@ typedef struct bench_opts {
     const char *tune_file;      /* write here instead of the standard place */
     int tune_dry_run;
     /* internal: the child of the first-call measurement */
-    int child_mode;             /* 1: --child-first-call, 2: --child-raw-first */
+    int child_mode;             /* 1: --child-first-call, 2: --child-raw-first, 3: --child-cold */
+    int child_op;               /* --child-cold: enum bench_op */
     const char *child_device;
     int child_dbl;
     size_t child_n;

@@ -6,7 +6,9 @@
 
 #include "report.h"
 
-/* 0 when written; -1 with a message on stderr (gnuplot missing or failing). */
+/* 0 when written (tools/common/output.h's rules); -1 with a message on
+ * stderr when gnuplot is missing or fails, -2 when the file cannot be
+ * written (a full disk, a folder there...), nothing written either way. */
 int bench_plot(const bench_report *r, const char *png);
 
 #endif

@@ -17,7 +17,7 @@ static void csv_str(FILE *f, const char *s)
 void bench_print_csv(FILE *f, const bench_report *r)
 {
     fputs("device,device_name,op,dtype,m,n,k,trans,impl,median_s,min_s,max_s,reps,rate,unit,ratio_clrt_over_this,"
-          "first_call_s,checked,wrong,failed,params,note\n",
+          "first_call_s,checked,wrong,failed,params,note,peak_share\n",
           f);
     for (size_t i = 0; i < r->ncases; i++) {
         const bench_case *c = &r->cases[i];
@@ -45,6 +45,10 @@ void bench_print_csv(FILE *f, const bench_report *r)
             csv_str(f, k == IMPL_CLRT ? c->params : k == IMPL_CLRT_DEFAULT ? c->params_default : "");
             fputc(',', f);
             csv_str(f, x->note);
+            fputc(',', f); /* last: the columns scripts read before keep their places */
+            const double share = bench_peak_share(r, c, k);
+            if (share > 0)
+                fprintf(f, "%.4f", share);
             fputc('\n', f);
         }
     }

@@ -24,18 +24,59 @@ static void json_result(FILE *f, const bench_result *x)
     fputc('}', f);
 }
 
+/* OpenBLAS's core: the one that ran, the best this build has for the CPU
+ * ("" off x86), who chose it (OpenBLAS itself, the user's
+ * OPENBLAS_CORETYPE, or clrt-bench, which forced the best: then
+ * chosen_by_openblas is what OpenBLAS had picked), and the same in words. */
+static void json_openblas(FILE *f, const bench_report *r)
+{
+    const bench_openblas_state *o = &r->openblas;
+    char text[512];
+    bench_openblas_core_text(o, text, sizeof text);
+    tool_json_key_str(f, "{", "core", o->core);
+    fprintf(f, ", \"threads\": %d", r->openblas_threads);
+    tool_json_key_str(f, ", ", "best_core", o->best);
+    fprintf(f, ", \"core_older_than_cpu\": %s, \"forced\": %s", json_bool(o->older), json_bool(o->forced));
+    /* what OpenBLAS picked by itself: unknown (null) under a user's OPENBLAS_CORETYPE */
+    fputs(", \"chosen_by_openblas\": ", f);
+    if (o->user_set)
+        fputs("null", f);
+    else
+        tool_json_str(f, o->forced ? o->chosen : o->core);
+    tool_json_key_str(f, ", ", "coretype_env", o->env);
+    tool_json_key_str(f, ", ", "coretype_set_by", o->forced ? "clrt-bench" : o->user_set ? "user" : "");
+    fprintf(f, ", \"dynamic_arch\": %s", json_bool(o->dynamic));
+    tool_json_key_str(f, ", ", "note", o->note);
+    tool_json_key_str(f, ", ", "summary", text);
+    tool_json_key_str(f, ", ", "config", r->openblas_config);
+    fputc('}', f);
+}
+
+/* The host's FMA peak; null when not measured. */
+static void json_peak(FILE *f, const bench_report *r)
+{
+    const bench_peak *p = &r->peak;
+    fputs(",\n  \"host_peak\": ", f);
+    if (!p->measured) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"f32_gflops\": %.3f, \"f64_gflops\": %.3f, \"threads\": %d, \"chains\": %d, ", p->gflops[0],
+            p->gflops[1], p->threads, p->chains);
+    fprintf(f, "\"lanes_f32\": %d, \"lanes_f64\": %d, \"trials\": %d, \"trial_s\": %.3f", p->lanes[0], p->lanes[1],
+            p->trials, p->trial_s);
+    tool_json_key_str(f, ", ", "isa", p->isa);
+    tool_json_key_str(f, ", ", "method", p->method);
+    fputc('}', f);
+}
+
 /* The references the run had: OpenBLAS (the core it picked), CLBlast, the
  * host loops; null for one left out or not built. */
 static void json_references(FILE *f, const bench_report *r)
 {
     fputs(",\n  \"references\": {\n    \"openblas\": ", f);
     if (r->have_openblas) {
-        tool_json_key_str(f, "{", "core", r->openblas_core);
-        fprintf(f, ", \"threads\": %d", r->openblas_threads);
-        tool_json_key_str(f, ", ", "coretype_env", r->openblas_coretype_env);
-        fprintf(f, ", \"core_older_than_cpu\": %s", json_bool(r->openblas_core_older));
-        tool_json_key_str(f, ", ", "config", r->openblas_config);
-        fputc('}', f);
+        json_openblas(f, r);
     } else {
         fputs("null", f);
     }
@@ -156,6 +197,15 @@ static void json_case(FILE *f, const bench_report *r, const bench_case *c, size_
         if (v > 0)
             fprintf(f, "%s\"%s\": %.4f", n++ ? ", " : "", bench_impl_name[ref], v);
     }
+    if (c->op == BENCH_MATMUL) { /* shares of the host's FMA peak, where they mean something */
+        fputs("},\n     \"peak_share\": {", f);
+        n = 0;
+        for (int k = 0; k < IMPL_KINDS; k++) {
+            double v = bench_peak_share(r, c, k);
+            if (v > 0)
+                fprintf(f, "%s\"%s\": %.4f", n++ ? ", " : "", bench_impl_name[k], v);
+        }
+    }
     fputs("},\n     \"impl\": {", f);
     n = 0;
     for (int k = 0; k < IMPL_KINDS; k++) {
@@ -194,7 +244,10 @@ void bench_print_json(FILE *f, const bench_report *r)
     tool_json_key_str(f, ",\n  ", "command", r->command);
     tool_json_key_str(f, ",\n  ", "date", r->date);
     tool_json_key_str(f, ",\n  ", "host", r->host);
+    tool_json_key_str(f, ",\n  ", "cpu", r->cpu);
+    fprintf(f, ",\n  \"cpus\": %ld", r->cpus);
     json_references(f, r);
+    json_peak(f, r);
     fputs(",\n  \"devices\": [", f);
     for (size_t d = 0; d < r->ndevices; d++)
         json_device(f, &r->devices[d], d);

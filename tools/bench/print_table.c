@@ -36,6 +36,15 @@ static void ratio_text(double v, char *buf, size_t cap)
         snprintf(buf, cap, "-");
 }
 
+/* A share of the host's FMA peak in percent; "-" where it means nothing. */
+static void share_text(double share, char *buf, size_t cap)
+{
+    if (share > 0)
+        snprintf(buf, cap, "%.0f", share * 100);
+    else
+        snprintf(buf, cap, "-");
+}
+
 static const char *check_text(const bench_case *c)
 {
     int any = 0;
@@ -54,9 +63,9 @@ static void print_group_header(FILE *f, int op, int dbl)
 {
     char name[32];
     snprintf(name, sizeof name, "%s %s", bench_op_name(op), bench_dtype_name(dbl));
-    if (op == BENCH_MATMUL)
-        fprintf(f, "\n  %-14s%-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]", "GFLOP/s",
-                "default", "OpenBLAS", "x OB", "CLBlast", "x CLB", "first ms", "check");
+    if (op == BENCH_MATMUL) /* with the shares of the host's FMA peak, clrt's and OpenBLAS's */
+        fprintf(f, "\n  %-14s%-26s %8s %6s %8s %9s %6s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]",
+                "GFLOP/s", "% peak", "default", "OpenBLAS", "% peak", "x OB", "CLBlast", "x CLB", "first ms", "check");
     else if (bench_op_copy_ref(op))
         fprintf(f, "\n  %-14s%-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", name, "clrt ms median [min-max]", "GB/s",
                 "default", "host", "x host", "copy", "x copy", "first ms", "check");
@@ -65,7 +74,7 @@ static void print_group_header(FILE *f, int op, int dbl)
                 "default", "host", "x host", "", "", "first ms", "check");
 }
 
-static void print_case(FILE *f, const bench_case *c)
+static void print_case(FILE *f, const bench_report *r, const bench_case *c)
 {
     char shape[64], t[64], rate[32], def[32], ref[32], rref[32], clb[32], rclb[32], first[32];
     const bench_result *x = &c->r[IMPL_CLRT];
@@ -96,6 +105,14 @@ static void print_case(FILE *f, const bench_case *c)
         snprintf(first, sizeof first, "%.1f", c->first_s * 1e3);
     else
         snprintf(first, sizeof first, "-");
+    if (c->op == BENCH_MATMUL) {
+        char pk[16], pkref[16];
+        share_text(bench_peak_share(r, c, IMPL_CLRT), pk, sizeof pk);
+        share_text(bench_peak_share(r, c, IMPL_OPENBLAS), pkref, sizeof pkref);
+        fprintf(f, "  %-15s %-26s %8s %6s %8s %9s %6s %6s %8s %6s %9s  %s\n", shape, t, rate, pk, def, ref, pkref,
+                rref, clb, rclb, first, check_text(c));
+        return;
+    }
     fprintf(f, "  %-15s %-26s %8s %8s %9s %6s %8s %6s %9s  %s\n", shape, t, rate, def, ref, rref, clb, rclb, first,
             check_text(c));
 }
@@ -235,13 +252,45 @@ static void print_tuned(FILE *f, const bench_report *r)
     }
 }
 
+/* The host's FMA peak, once, with how it was measured. */
+static void print_peak(FILE *f, const bench_report *r)
+{
+    if (r->peak.measured)
+        fprintf(f, "host FMA peak: fp32 %.1f GFLOP/s, fp64 %.1f GFLOP/s (%s); %% peak = a product's GFLOP/s over "
+                   "it: clrt's on a CPU device, OpenBLAS's on the host\n",
+                r->peak.gflops[0], r->peak.gflops[1], r->peak.method);
+    else if (r->peak.method[0])
+        fprintf(f, "host FMA peak: %s\n", r->peak.method);
+}
+
+/* Under a device's name, when its matmul shares need a word: none on a
+ * device other than a CPU; a CPU device with more compute units than the
+ * probe's threads reads high. */
+static void print_peak_device(FILE *f, const bench_report *r, size_t d)
+{
+    const bench_device *dev = &r->devices[d];
+    int matmul = 0;
+    for (size_t i = 0; i < r->ncases && !matmul; i++)
+        matmul = r->cases[i].device == d && r->cases[i].op == BENCH_MATMUL;
+    if (!r->peak.measured || !matmul)
+        return;
+    if (dev->info.type != CLRT_DEVICE_CPU)
+        fprintf(f, "  %% peak: none for clrt on a %s device: its peak is not measurable from the host\n",
+                clrt_device_type_name(dev->info.type));
+    else if (dev->info.compute_units > (unsigned)r->peak.threads)
+        fprintf(f, "  %% peak: this device has %u compute units, the peak is of %d threads (--threads %u "
+                   "measures it on as many)\n",
+                dev->info.compute_units, r->peak.threads, dev->info.compute_units);
+}
+
 static void print_refs(FILE *f, const bench_report *r)
 {
     fprintf(f, "references:");
     int any = 0;
     if (r->have_openblas) {
-        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (core %s, %d threads%s%s)", r->openblas_core, r->openblas_threads,
-                r->openblas_coretype_env[0] ? ", forced by OPENBLAS_CORETYPE=" : "", r->openblas_coretype_env);
+        char core[512];
+        bench_openblas_core_text(&r->openblas, core, sizeof core);
+        fprintf(f, " OpenBLAS cblas_sgemm/dgemm (%s; %d threads)", core, r->openblas_threads);
         any = 1;
     }
     if (r->have_clblast) {
@@ -263,15 +312,19 @@ static void print_refs(FILE *f, const bench_report *r)
     if (!r->have_host)
         fprintf(f, "; no host loops (--no-host)");
     fputc('\n', f);
-    if (r->have_openblas && r->openblas_core_older)
-        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU%s: it is far from its best\n"
-                   "      (about half on this Zen 5 machine with Haswell), so x OB flatters clrt.\n",
-                r->openblas_core, r->openblas_coretype_env[0] ? " (forced by OPENBLAS_CORETYPE)" : "");
+    if (r->have_openblas && r->openblas.older)
+        fprintf(f, "note: OpenBLAS runs its %s kernels, older than this CPU's best (%s): it can be far from its\n"
+                   "      best (AVX2 kernels on a CPU with AVX-512 can run at half its speed, SSE3 ones at a fifth),\n"
+                   "      so x OB flatters clrt%s.\n",
+                r->openblas.core, r->openblas.best,
+                r->openblas.user_set ? "; unset OPENBLAS_CORETYPE and clrt-bench forces the best itself" : "");
+    print_peak(f, r);
 }
 
 void bench_print_table(FILE *f, const bench_report *r)
 {
-    fprintf(f, "clrt-bench (clrt %s) on %s, %s\n", r->clrt_version, r->host, r->date);
+    fprintf(f, "clrt-bench (clrt %s) on %s (%s%s%ld CPUs), %s\n", r->clrt_version, r->host, r->cpu,
+            r->cpu[0] ? ", " : "", r->cpus, r->date);
     fprintf(f, "command: %s\n", r->command);
     print_refs(f, r);
     fprintf(f, "times: median [min-max] of repeated runs after a warm-up; rates from the median; x REF = clrt's "
@@ -297,6 +350,7 @@ void bench_print_table(FILE *f, const bench_report *r)
         if (dev->note[0])
             fprintf(f, "  %s\n", dev->note);
         print_params(f, r, d);
+        print_peak_device(f, r, d);
         int last_op = -1, last_dbl = -1;
         for (size_t i = 0; i < r->ncases; i++) {
             const bench_case *c = &r->cases[i];
@@ -306,7 +360,7 @@ void bench_print_table(FILE *f, const bench_report *r)
                 print_group_header(f, c->op, c->dbl);
             last_op = c->op;
             last_dbl = c->dbl;
-            print_case(f, c);
+            print_case(f, r, c);
             print_notes(f, c);
         }
         fputc('\n', f);

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #ifdef CLRT_BENCH_OPENBLAS
 #include <cblas.h>
@@ -34,27 +34,27 @@ const char *bench_openblas_core(void)
 #endif
 }
 
-int bench_openblas_core_older(void)
+void bench_cpu_model(char *buf, size_t cap)
 {
-#if defined(CLRT_BENCH_OPENBLAS) && (defined(__x86_64__) || defined(__i386__))
-    /* OpenBLAS's core names for kernels that use AVX-512 and AVX2 */
-    static const char *const avx512[] = {"SkylakeX", "Cooperlake", "SapphireRapids"};
-    static const char *const avx2[] = {"Haswell", "Zen", "Excavator"};
-    const char *core = bench_openblas_core();
-    int has512 = 0, has2 = 0;
-    for (size_t i = 0; i < sizeof avx512 / sizeof *avx512; i++)
-        has512 |= strcasecmp(core, avx512[i]) == 0; /* "SKYLAKEX" in single-target builds */
-    for (size_t i = 0; i < sizeof avx2 / sizeof *avx2; i++)
-        has2 |= strcasecmp(core, avx2[i]) == 0;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return !has512;
-    if (__builtin_cpu_supports("avx2"))
-        return !has512 && !has2;
-    return 0;
-#else
-    return 0;
-#endif
+    static const char *const keys[] = {"model name", "Model", "Hardware"};
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (!buf[0] && fgets(line, sizeof line, f)) {
+        const char *v = strchr(line, ':');
+        size_t key = v ? (size_t)(v - line) : 0;
+        while (key > 0 && (line[key - 1] == ' ' || line[key - 1] == '\t'))
+            key--;
+        for (size_t k = 0; v && k < sizeof keys / sizeof *keys; k++) {
+            if (key != strlen(keys[k]) || strncmp(line, keys[k], key) != 0)
+                continue;
+            v += strspn(v + 1, " \t") + 1;
+            snprintf(buf, cap, "%.*s", (int)strcspn(v, "\n"), v);
+        }
+    }
+    fclose(f);
 }
 
 int bench_openblas_threads(void)

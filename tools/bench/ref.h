@@ -15,10 +15,14 @@ int bench_have_openblas(void);
 const char *bench_openblas_core(void);
 int bench_openblas_threads(void);
 const char *bench_openblas_config(void);
-/* 1 when OpenBLAS runs a core older than this CPU (AVX2 kernels on a CPU
- * with AVX-512, as OPENBLAS_CORETYPE=Haswell forces on this Zen 5 machine):
- * it is then far from its best, and a ratio to it flatters clrt. */
-int bench_openblas_core_older(void);
+/* Whether that core is OpenBLAS's best for this CPU, and forcing it when
+ * not: bench/openblas_force.h. */
+
+/* The name of the CPU the bench runs on, as the kernel reports it
+ * (/proc/cpuinfo's "model name", or an ARM kernel's "Model" or "Hardware"),
+ * into buf; "" where there is none. Reports name the machine they ran on from
+ * this, never from a name written into the bench. */
+void bench_cpu_model(char *buf, size_t cap);
 /* C(MxN) = op(A) op(B), row-major, float (dbl = 0) or double; op(A) is
  * MxK (A stored KxM when ta), op(B) KxN (B stored NxK when tb). 0, or -1
  * without OpenBLAS. */

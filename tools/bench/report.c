@@ -83,3 +83,13 @@ double bench_ratio(const bench_case *c, int impl, int ref)
         return b->rate > 0 ? a->rate / b->rate : 0;
     return b->st.median / a->st.median;
 }
+
+double bench_peak_share(const bench_report *r, const bench_case *c, int impl)
+{
+    const bench_result *x = &c->r[impl];
+    if (!r->peak.measured || c->op != BENCH_MATMUL || !bench_result_usable(x) || r->peak.gflops[c->dbl] <= 0)
+        return 0;
+    if (impl != IMPL_OPENBLAS && r->devices[c->device].info.type != CLRT_DEVICE_CPU)
+        return 0;
+    return x->rate / r->peak.gflops[c->dbl];
+}

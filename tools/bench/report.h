@@ -8,7 +8,9 @@
 
 #include <clrt/clrt.h>
 
+#include "openblas_force.h"
 #include "ops.h"
+#include "peak.h"
 #include "timing.h"
 
 /* Who did the work of a case. */
@@ -147,13 +149,15 @@ typedef struct bench_report {
     char command[1024];
     char date[64];
     char host[256];
+    char cpu[256];             /* bench_cpu_model(): "" when the kernel names none */
+    long cpus;                 /* online CPUs */
     const char *clrt_version;
     int have_openblas, have_clblast, have_host;
     int built_openblas, built_clblast; /* compiled in (else the bench says how to get them) */
-    char openblas_core[64], openblas_config[256];
+    char openblas_config[256];
     int openblas_threads;
-    char openblas_coretype_env[64];
-    int openblas_core_older;   /* bench_openblas_core_older() */
+    bench_openblas_state openblas; /* the core that ran, the CPU's best, who chose it */
+    bench_peak peak;           /* the host's FMA peak; peak.measured 0: not measured */
     bench_quiet quiet;         /* the waits for OpenBLAS's spinning threads */
     char clblast_version[32];
     int host_threads;
@@ -181,6 +185,12 @@ const char *bench_trans_suffix(const bench_case *c);
 /* 1 when x ran, did not fail and has timed runs: its times and rate mean
  * something (a result can be present, e.g. tried, without them). */
 int bench_result_usable(const bench_result *x);
+
+/* impl's rate in a matmul case as a share of the host's FMA peak (0.46 for
+ * 46%); 0 where that means nothing: no peak measured, not a matmul, or an
+ * implementation on a device other than a CPU (a GPU's peak is not
+ * measurable from the host; OpenBLAS always runs on the host). */
+double bench_peak_share(const bench_report *r, const bench_case *c, int impl);
 
 /* speed of impl over ref: for clrt the median of the per-round ratios (each
  * round ran both side by side), else the ratio of the medians; against the

@@ -127,10 +127,11 @@ static int is_cnn_shape(const bench_case *c)
 }
 
 /* Said with every ratio to OpenBLAS when it ran on an older core than the
- * CPU's (OPENBLAS_CORETYPE): the ratio is then against less than its best. */
+ * CPU's best (a user's OPENBLAS_CORETYPE, or a build for one older core):
+ * the ratio is then against less than its best. */
 static const char *openblas_note(const bench_report *r)
 {
-    return r->openblas_core_older ? " (OpenBLAS on a core older than the CPU: not its best)" : "";
+    return r->openblas.older ? " (OpenBLAS on a core older than the CPU: not its best)" : "";
 }
 
 /* The large square products, whose targets are the strictest. */

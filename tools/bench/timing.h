@@ -1,6 +1,6 @@
 /* clrt-bench timing: a monotonic clock, and interleaved repeated runs of
  * several implementations of one case, so that every ratio compares runs made
- * side by side (this machine is shared; absolute times drift). */
+ * side by side (machines are shared; absolute times drift). */
 #ifndef CLRT_TOOLS_BENCH_TIMING_H
 #define CLRT_TOOLS_BENCH_TIMING_H
 

@@ -10,6 +10,7 @@
 #include <clrt/clrt.h>
 #include <clrt/clrt_tune.h>
 
+#include "common/output.h"
 #include "progress.h"
 #include "tune.h"
 
@@ -17,6 +18,18 @@ static void on_progress(void *user, const char *line)
 {
     (void)user;
     bench_progress("%s", line);
+}
+
+/* clrt_tune_file_store with SIGINT, SIGTERM and SIGHUP held until the tuned
+ * file is replaced: an interrupted --tune leaves the old file or the new one
+ * whole, and no temporary file (common/output.h). */
+static int store(bench_session *s, const char *path, const char *kernel, clrt_dtype dt, const char *params,
+                 const char *comment)
+{
+    clrt__signals_defer();
+    const int st = clrt_tune_file_store(s->ctx, path, kernel, dt, params, comment);
+    clrt__signals_resume();
+    return st;
 }
 
 /* Tune one (op, dtype) into line; 1 when it improved (and was stored). */
@@ -54,7 +67,7 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, cons
     if (!r.improved || o->tune_dry_run)
         return r.improved;
     /* the entry, or none: a kernel that no longer improves loses an older entry */
-    if (clrt_tune_file_store(s->ctx, path, kernel, dt, r.best, r.summary) != CLRT_OK) {
+    if (store(s, path, kernel, dt, r.best, r.summary) != CLRT_OK) {
         snprintf(line->note, sizeof line->note, "cannot store: %.300s", clrt_error_message());
         return -1;
     }
@@ -94,8 +107,7 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
             failed_store |= improved < 0;
             /* nothing better: an entry an earlier tuning left is taken out */
             if (improved == 0 && !o->tune_dry_run && path[0])
-                failed_store |= clrt_tune_file_store(s->ctx, o->tune_file, bench_kernel_name(op), dt, NULL, NULL) !=
-                                CLRT_OK;
+                failed_store |= store(s, o->tune_file, bench_kernel_name(op), dt, NULL, NULL) != CLRT_OK;
             any = 1;
         }
     }
@@ -114,5 +126,5 @@ int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, b
         fprintf(stderr, "clrt-bench: tuned parameters written to %s; clrt reads them from there only with "
                         "CLRT_TUNED_FILE=%s\n",
                 o->tune_file, o->tune_file);
-    return failed_store ? -1 : 0;
+    return failed_store ? -2 : 0;
 }

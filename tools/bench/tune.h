@@ -11,7 +11,8 @@
 #include "session.h"
 
 /* Tune every (op, dtype) the options select on the session's device; adds
- * lines to r->tuned. 0, or -1 when nothing could be tuned. */
+ * lines to r->tuned. 0, -1 when nothing could be tuned, -2 when the tuned
+ * file could not be written (said on stderr, with the reason). */
 int bench_tune_device(bench_session *s, size_t dev_index, const bench_opts *o, bench_report *r);
 
 #endif

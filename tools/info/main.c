@@ -6,7 +6,9 @@
 
 #include <clrt/clrt.h>
 
+#include "common/output.h"
 #include "kernels.h"
+#include "warm.h"
 
 static void print_bytes(const char *label, unsigned long long bytes)
 {
@@ -20,7 +22,7 @@ static void print_bytes(const char *label, unsigned long long bytes)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: clrt-info [--default | --kernels]\n"
+    fprintf(f, "usage: clrt-info [--default | --kernels | --warm [SELECTOR]]\n"
                "  Lists every OpenCL device with its index (selector \"N\"), platform:device\n"
                "  selector \"P:D\", type and limits.\n"
                "  --default  also say which device clrt picks with no selector ($CLRT_DEVICE\n"
@@ -29,11 +31,16 @@ static int usage(FILE *f)
                "             and dtype, its parameters and what the compiler made of it\n"
                "             (work-group limit, private/local memory; on NVIDIA the\n"
                "             -cl-nv-verbose register and spill lines), and the warnings in\n"
-               "             each build log with their count (CLRT_CACHE=0 compiles them all).\n");
+               "             each build log with their count (CLRT_CACHE=0 compiles them all).\n"
+               "  --warm [SELECTOR]  build every kernel clrt uses on that device (default: clrt's\n"
+               "             choice) into the caches, running each once at small shapes, with\n"
+               "             progress on stderr: a CI job runs it once and keeps the cache folders\n"
+               "             (docs/ci-with-pocl.md). Exit 0, 1 when a step failed, 2 for no such\n"
+               "             device.\n");
     return f == stdout ? 0 : 2;
 }
 
-int main(int argc, char **argv)
+static int info_main(int argc, char **argv)
 {
     int show_default = 0;
     for (int i = 1; i < argc; i++) {
@@ -41,6 +48,8 @@ int main(int argc, char **argv)
             show_default = 1;
         else if (strcmp(argv[i], "--kernels") == 0)
             return info_kernels();
+        else if (strcmp(argv[i], "--warm") == 0 && i + 2 >= argc)
+            return info_warm(i + 1 < argc ? argv[i + 1] : NULL);
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return usage(stdout);
         else
@@ -104,4 +113,12 @@ int main(int argc, char **argv)
         clrt_context_destroy(ctx);
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tool_stdout_watch();
+    const int rc = info_main(argc, argv);
+    /* what it printed, checked to its end (a full disk behind a redirection) */
+    return tool_stdout_close("clrt-info") != 0 && rc == 0 ? 2 : rc;
 }

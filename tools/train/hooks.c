@@ -2,6 +2,8 @@
  * (see hooks.h). */
 #include "hooks.h"
 
+#include "common/build_notice.h"
+#include "common/output.h"
 #include "device.h"
 #include "run.h"
 
@@ -25,5 +27,12 @@ int train_main(int argc, char **argv, const train_hooks *h)
         return st;
     if ((st = h->begin(&o)) != 0)
         return st;
-    return h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
+    /* a first run on empty caches compiles for a while: say so, once */
+    tool_build_notice_install(0);
+    tool_stdout_watch();
+    st = h->end(o.predict ? train_predict(&o, h) : train_run(&o, h));
+    /* the loss lines and classes on stdout are output too: checked */
+    if (tool_stdout_close("clrt-train") != 0 && st == 0)
+        st = 2;
+    return st;
 }

@@ -35,7 +35,8 @@ typedef struct train_predict_report {
     double images_per_s, seconds;          /* the forward passes and argmax, up to the classes read back */
 } train_predict_report;
 
-/* Write r to path (through path.tmp); "PATH: problem" in err and 2 on failure. */
+/* Write r to path (common/output.h: whole or not at all, every write checked);
+ * the problem, naming the file, in err and 2 on failure. */
 int train_json_write(const char *path, const train_report *r, char *err, size_t errcap);
 /* The same for --predict. */
 int train_json_write_predict(const char *path, const train_predict_report *r, char *err, size_t errcap);

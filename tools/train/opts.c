@@ -42,11 +42,19 @@ static const char usage[] =
     "                    the losses do not change); in --json too, as \"profile\"\n"
     "  --profile-every N time 1 mini-batch in N (default 50; implies --profile)\n"
     "  --fp64            train in double precision (the device needs fp64)\n"
-    "  --no-progress     no progress line on the terminal\n"
+    "  --no-progress     no progress on stderr (a line rewritten on a terminal, else\n"
+    "                    a plain line every 5 s)\n"
     "  --predict FILE    classify with the weights of a --save file instead of training:\n"
     "                    the test set, or --images FILE (labels from --labels FILE, if any);\n"
     "                    --out FILE writes each image's class, one per line; images/s on stderr\n"
-    "Exit status: 0 done, 2 bad options or input files, 1 a device failure.\n";
+    "\n"
+    "Output files (--save, --json, --out) are written whole or not at all: beside FILE, then\n"
+    "renamed over it (an earlier FILE stays until then); through a symbolic link its target is\n"
+    "written and the link kept; a character device or FIFO (/dev/stdout) is written directly,\n"
+    "never replaced; a folder is refused. SIGINT or SIGTERM stops after the mini-batch in\n"
+    "flight and saves (--save); more of them while it stops do not cut the save short.\n"
+    "Exit status: 0 done, 2 bad options or input files, or an output that could not be\n"
+    "written, 1 a device failure, 130 or 143 stopped by SIGINT or SIGTERM.\n";
 
 static int bad(const char *opt, const char *val, const char *why)
 {
@@ -123,13 +131,13 @@ int train_opts_parse(train_opts *o, int argc, char **argv)
         } else if (!strcmp(a, "--data"))
             o->data = v;
         else if (!strcmp(a, "--epochs")) {
-            if (!(st = count(a, v, 1, 100000, &n)))
+            if (!(st = count(a, v, 1, TRAIN_EPOCHS_MAX, &n)))
                 o->epochs = (unsigned)n;
         } else if (!strcmp(a, "--batch")) {
-            if (!(st = count(a, v, 1, 65536, &n)))
+            if (!(st = count(a, v, 1, TRAIN_BATCH_MAX, &n)))
                 o->batch = (size_t)n;
         } else if (!strcmp(a, "--lr"))
-            st = real(a, v, 0.0, 1e6, &o->lr);
+            st = real(a, v, 0.0, TRAIN_LR_MAX, &o->lr);
         else if (!strcmp(a, "--momentum"))
             st = real(a, v, 0.0, 1.0, &o->momentum);
         else if (!strcmp(a, "--seed")) {

@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest --epochs, --batch and --lr: a --resume file's settings are
+ * held to them too (train/state.c). */
+#define TRAIN_EPOCHS_MAX 100000u
+#define TRAIN_BATCH_MAX 65536u
+#define TRAIN_LR_MAX 1e6
+
 typedef struct train_opts {
     const char *data;        /* --data DIR, or NULL: the installed dataset */
     unsigned epochs;         /* --epochs, default 2 */
@@ -25,7 +31,7 @@ typedef struct train_opts {
     const char *images;      /* --images FILE: what --predict classifies (default: the test set) */
     const char *labels;      /* --labels FILE: their labels, for an accuracy */
     const char *out;         /* --out FILE: --predict's classes, one per line */
-    int progress;            /* 1: progress line when stderr is a terminal; 0: --no-progress */
+    int progress;            /* 1: progress on stderr (train/progress.h); 0: --no-progress */
     int profile;             /* --profile: time each layer on sampled mini-batches (train/profile.h) */
     size_t profile_every;    /* --profile-every N (implies --profile): sample 1 mini-batch in N, default 50 */
     int f64;                 /* --fp64: train in double precision (gradient checks; the device needs fp64) */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/output.h"
 #include "data.h"
 #include "device.h"
 #include "json.h"
@@ -22,15 +23,33 @@
 #include "shuffle.h"
 #include "state.h"
 
-/* Set by SIGINT and SIGTERM: the run stops after the mini-batch in flight,
- * as --stop-after would (saving with --save), so a Ctrl-C loses nothing. */
+/* Set by SIGINT and SIGTERM (to the signal's number): the run stops after
+ * the mini-batch in flight, as --stop-after would (saving with --save), so a
+ * Ctrl-C loses nothing. Once training starts the handler stays until the
+ * process exits: a second signal (a double Ctrl-C, a supervisor repeating
+ * itself) is noted again, never the default action that would end the
+ * process with the save or a report half written; what follows the save is
+ * quick (the reports, freeing the device), and the exit status says which
+ * signal stopped the run (130, 143). */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
+
+/* SIGINT and SIGTERM stop the run (on_signal) from now on. */
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* the device's and the file's calls go on */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 
 /* Largest number of losses kept on the device between two reads. */
 #define LOSS_ROWS_MAX 4096
@@ -52,6 +71,7 @@ typedef struct run {
     size_t nprinted;
     train_profile prof;        /* --profile's timings (prof.every 0: off) */
     double epoch_t0;           /* --profile: when this epoch's shuffle began */
+    double t0;                 /* when the run began: the origin of its total time */
     char device[600], dataset[4200], err[4600];
 } run;
 
@@ -105,6 +125,21 @@ static int evaluate(run *r, train_net *net, size_t *correct)
     return st;
 }
 
+/* The saved shuffle state is the one this seed reaches at the saved epoch
+ * over these images (replayed: at most TRAIN_SHUFFLE_REPLAY_MAX draws, past
+ * which it is taken as it is). */
+static int check_resume_shuffle(const run *r, const train_state *s)
+{
+    uint64_t want;
+    if (train_shuffle_state_at(s->seed, r->train.count, s->epoch, &want) != 0 || want == s->shuffle)
+        return 0;
+    fprintf(stderr,
+            "clrt-train: %s: corrupt: its shuffle state is not the one --seed %llu reaches at epoch %llu over %zu "
+            "images\n",
+            r->o->resume, (unsigned long long)s->seed, (unsigned long long)s->epoch + 1, r->train.count);
+    return 2;
+}
+
 /* The settings a resumed run must share with the run that saved. */
 static int check_resume(const run *r, const train_state *s)
 {
@@ -137,7 +172,7 @@ static int check_resume(const run *r, const train_state *s)
         snprintf(now, sizeof now, "%zu", r->train.count);
     }
     if (!what)
-        return 0;
+        return check_resume_shuffle(r, s);
     fprintf(stderr, "clrt-train: %s: saved with %s %s, this run has %s; resume with the same settings\n", o->resume,
             what, saved, now);
     return 2;
@@ -277,7 +312,9 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, sch
                 break;
         } else if (r->kept == r->nloss_rows)
             st = flush_losses(r);
-        train_progress_step(e + 1, sc->done, sc->images);
+        if (st == CLRT_OK && train_progress_due(sc->done))
+            st = clrt_queue_finish(r->q); /* the line counts what the device has done */
+        train_progress_step(e + 1, i + 1, sc->done, sc->images);
         if (st == CLRT_OK && sc->done < sc->total && ((o->stop_after && sc->done == o->stop_after) || interrupted)) {
             st = flush_losses(r);
             sc->stop = 1;
@@ -351,9 +388,7 @@ static int train_epochs(run *r, schedule *sc, size_t *order)
 {
     const train_opts *o = r->o;
     int st = CLRT_OK;
-    train_progress_start(o->progress, sc->total, o->batch);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    train_progress_start(o->progress, sc->total, sc->spe, o->epochs);
     const double t0 = train_now();
     for (unsigned e = sc->e0; st == CLRT_OK && !sc->stop && e < o->epochs; e++) {
         const uint64_t start_state = sc->shuffle;
@@ -371,8 +406,6 @@ static int train_epochs(run *r, schedule *sc, size_t *order)
         /* A resumed run redraws this epoch's order from its start state. */
         sc->stop_shuffle = sc->stop_epoch == e ? start_state : sc->shuffle;
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     if (st == CLRT_OK)
         st = clrt_queue_finish(r->q);
     sc->secs = train_now() - t0;
@@ -444,30 +477,52 @@ static int train_and_test(run *r, const train_state *saved)
         free(order);
         return train_device_fail("setting up the network", st);
     }
+    catch_stop_signals();
     st = train_epochs(r, &sc, order);
     free(order);
-    if (st != CLRT_OK)
-        return train_device_fail("training", st);
-    size_t correct;
-    int rc = conclude(r, &sc, &correct);
-    if (rc != 0)
-        return rc;
-    if (sc.stop && interrupted)
-        rc = 130; /* the shell's code for a run ended by a signal */
-    if (o->profile) /* after the contract's lines, on stderr */
+    int rc = st != CLRT_OK ? train_device_fail("training", st) : 0;
+    size_t correct = 0;
+    if (rc == 0)
+        rc = conclude(r, &sc, &correct);
+    if (rc == 0) {
+        /* stdout's last line: the whole run, reading the data and building the kernels included */
+        printf("total time: %.1f s\n", train_now() - r->t0);
+        fflush(stdout);
+    }
+    if (rc == 0 && o->profile) /* after the contract's lines, on stderr */
         train_profile_print(stderr, &r->prof, o->batch);
-    if (o->json && write_train_json(r, &sc, correct) != 0)
+    if (rc == 0 && o->json && write_train_json(r, &sc, correct) != 0)
         rc = 2;
+    if (rc == 0 && interrupted)
+        rc = 128 + interrupted; /* the shell's code for a run ended by that signal */
     return rc;
+}
+
+/* --save, --json and --out can be written (a folder is there, a file may
+ * be made beside them): found out before the work, not after it. 0, or 2
+ * after a message. */
+static int check_outputs(const train_opts *o)
+{
+    const char *outs[] = {o->save, o->json, o->out};
+    char err[700];
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++)
+        if (outs[i] && tool_out_check(outs[i], err, sizeof err) != 0) {
+            fprintf(stderr, "clrt-train: %s\n", err);
+            return 2;
+        }
+    return 0;
 }
 
 int train_run(const train_opts *o, const train_hooks *h)
 {
     run r;
     run_init(&r, o, h);
+    r.t0 = train_now();
     r.dt = o->f64 ? CLRT_FLOAT64 : CLRT_FLOAT32;
     train_state saved = {0};
     /* Every input is read and checked before anything is computed or written. */
+    if (check_outputs(o) != 0)
+        return 2;
     if (o->resume && train_state_load(o->resume, &saved, r.err, sizeof r.err)) {
         fprintf(stderr, "clrt-train: %s\n", r.err);
         return 2;
@@ -532,25 +587,21 @@ static int classify(run *r, const train_state *saved, int32_t *p, size_t rows, d
     return st;
 }
 
-/* Each image's class, one a line: to --out (through FILE.tmp), else stdout;
+/* Each image's class, one a line: to --out (common/output.h), else stdout;
  * 0, or 2 after a message. */
 static int write_classes(const char *out, const int32_t *p, size_t count)
 {
-    char tmp[4200];
-    FILE *f = stdout;
-    if (out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        f = fopen(tmp, "w");
-    }
-    if (!f) {
-        fprintf(stderr, "clrt-train: %s: cannot write\n", out);
+    tool_out o = {0};
+    char err[700];
+    if (out && tool_out_open(&o, out, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-train: %s\n", err);
         return 2;
     }
+    FILE *f = out ? o.f : stdout;
     for (size_t i = 0; i < count; i++)
         fprintf(f, "%d\n", (int)p[i]);
-    if (out && ((fclose(f) != 0) | (rename(tmp, out) != 0))) {
-        remove(tmp);
-        fprintf(stderr, "clrt-train: %s: cannot write\n", out);
+    if (out && tool_out_close(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "clrt-train: %s\n", err);
         return 2;
     }
     return 0;
@@ -593,6 +644,8 @@ int train_predict(const train_opts *o, const train_hooks *h)
     run r;
     run_init(&r, o, h);
     train_state saved = {0};
+    if (check_outputs(o) != 0)
+        return 2;
     if (train_state_load(o->predict, &saved, r.err, sizeof r.err)) {
         fprintf(stderr, "clrt-train: %s\n", r.err);
         return 2;

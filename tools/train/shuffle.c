@@ -40,3 +40,16 @@ void train_shuffle(size_t *order, size_t n, uint64_t *state)
         order[j] = t;
     }
 }
+
+int train_shuffle_state_at(uint64_t seed, size_t n, uint64_t epochs, uint64_t *state)
+{
+    /* about 5 ns a draw: a few seconds at most for a state file's claim */
+    if (n > 1 && epochs > TRAIN_SHUFFLE_REPLAY_MAX / n)
+        return -1;
+    uint64_t s = train_shuffle_start(seed);
+    for (uint64_t e = 0; e < epochs; e++)
+        for (size_t i = n; i > 1; i--) /* train_shuffle's draws, without the permutation */
+            (void)below(&s, i);
+    *state = s;
+    return 0;
+}

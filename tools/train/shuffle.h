@@ -16,4 +16,12 @@ uint64_t train_shuffle_start(uint64_t seed);
  * advances (to the next epoch's state). */
 void train_shuffle(size_t *order, size_t n, uint64_t *state);
 
+/* Draws train_shuffle_state_at will replay at most (2^30: about 5 s). */
+#define TRAIN_SHUFFLE_REPLAY_MAX (1ull << 30)
+
+/* *state = the generator's state at the start of epoch `epochs` of a run
+ * from seed over n images (what a --save file holds, to be checked): 0, or -1
+ * when that takes more than TRAIN_SHUFFLE_REPLAY_MAX draws (not computed). */
+int train_shuffle_state_at(uint64_t seed, size_t n, uint64_t epochs, uint64_t *state);
+
 #endif

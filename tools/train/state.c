@@ -3,10 +3,13 @@
 #include "state.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/output.h"
+#include "opts.h"
 #include "path_error.h"
 
 static const char magic[8] = {'c', 'l', 'r', 't', 't', 'r', 'n', 0};
@@ -156,22 +159,13 @@ int train_state_save(const char *path, const train_state *s, char *err, size_t e
         free(o.p);
         return train_path_error(err, errcap, path, "no memory to build the file");
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        free(o.p);
-        return train_path_error(err, errcap, path, "cannot write %s: %s", tmp, strerror(errno));
-    }
-    int ok = fwrite(o.p, 1, o.len, f) == o.len;
-    ok = (fclose(f) == 0) && ok;
+    /* hours of training: fsync'ed before it replaces the last save */
+    char why[600];
+    int rc = tool_out_write(path, o.p, o.len, why, sizeof why);
     free(o.p);
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return train_path_error(err, errcap, path, "cannot write: %s", strerror(e));
-    }
-    return 0;
+    if (rc)
+        snprintf(err, errcap, "%s", why);
+    return rc;
 }
 
 /* ---- reading: a cursor over the file's bytes */
@@ -228,6 +222,39 @@ static void get_array(in *i, void *a, size_t count, clrt_dtype dt)
             memcpy((float *)a + k, &u, 4);
         }
     }
+}
+
+/* Every setting and the position in the ranges clrt-train writes them in, in
+ * arithmetic that cannot wrap: a file whose checksum is right (crafted, or
+ * from a clrt-train with a bug) must not steer the run outside them. The
+ * weights, the momentum and the running loss may be NaN or infinite: a run
+ * that diverged saves them so. */
+static int check_fields(const char *path, const train_state *s, char *err, size_t errcap)
+{
+    typedef unsigned long long ull;
+    if (s->batch < 1 || s->batch > TRAIN_BATCH_MAX)
+        return train_path_error(err, errcap, path, "corrupt: mini-batch size %llu (--batch is 1 to %u)",
+                                (ull)s->batch, TRAIN_BATCH_MAX);
+    if (s->ntrain < 1 || s->ntrain > UINT32_MAX)
+        return train_path_error(err, errcap, path, "corrupt: %llu training images (an IDX file holds 1 to %lu)",
+                                (ull)s->ntrain, (unsigned long)UINT32_MAX);
+    if (!isfinite(s->lr) || s->lr < 0 || s->lr > TRAIN_LR_MAX)
+        return train_path_error(err, errcap, path, "corrupt: learning rate %g (--lr is 0 to %g)", s->lr,
+                                TRAIN_LR_MAX);
+    if (!isfinite(s->momentum) || s->momentum < 0 || s->momentum > 1)
+        return train_path_error(err, errcap, path, "corrupt: momentum %g (--momentum is 0 to 1)", s->momentum);
+    if (s->epoch > TRAIN_EPOCHS_MAX)
+        return train_path_error(err, errcap, path, "corrupt: epoch %llu (--epochs is at most %u)", (ull)s->epoch,
+                                TRAIN_EPOCHS_MAX);
+    const uint64_t per_epoch = s->ntrain / s->batch + (s->ntrain % s->batch != 0);
+    if (s->index >= per_epoch)
+        return train_path_error(err, errcap, path,
+                                "corrupt: mini-batch %llu of an epoch of %llu (%llu images in batches of %llu)",
+                                (ull)s->index, (ull)per_epoch, (ull)s->ntrain, (ull)s->batch);
+    if (s->running < 0)
+        return train_path_error(err, errcap, path, "corrupt: running loss %g (a sum of losses is not negative)",
+                                s->running);
+    return 0;
 }
 
 static int parse(const char *path, in *i, train_state *s, char *err, size_t errcap)
@@ -287,11 +314,7 @@ static int parse(const char *path, in *i, train_state *s, char *err, size_t errc
         get_array(i, s->mom[t], tensor_count(t), s->dt);
     if (get_u64(i) != want)
         return train_path_error(err, errcap, path, "corrupt: its checksum does not match its contents");
-    if (s->batch == 0 || s->ntrain == 0 || s->index * s->batch >= s->ntrain + s->batch)
-        return train_path_error(err, errcap, path, "corrupt: position %llu of a run of batch %llu over %llu images",
-                                (unsigned long long)s->index, (unsigned long long)s->batch,
-                                (unsigned long long)s->ntrain);
-    return 0;
+    return check_fields(path, s, err, errcap);
 }
 
 int train_state_load(const char *path, train_state *s, char *err, size_t errcap)
@@ -318,16 +341,20 @@ int train_state_load(const char *path, train_state *s, char *err, size_t errcap)
         if (got == 0)
             break;
     }
-    int rerr = ferror(f);
+    int rerr = ferror(f) ? errno : 0;
     fclose(f);
-    int st;
-    if (rerr)
-        st = train_path_error(err, errcap, path, "read error");
-    else {
-        in i = {buf, len, 0, 0};
-        st = parse(path, &i, s, err, errcap);
-    }
+    int st = rerr ? train_path_error(err, errcap, path, "cannot read: %s", strerror(rerr))
+                  : train_state_parse(path, buf, len, s, err, errcap);
     free(buf);
+    return st;
+}
+
+int train_state_parse(const char *path, const unsigned char *data, size_t len, train_state *s, char *err,
+                      size_t errcap)
+{
+    memset(s, 0, sizeof *s);
+    in i = {data, len, 0, 0};
+    int st = parse(path, &i, s, err, errcap);
     if (st)
         train_state_free(s);
     return st;

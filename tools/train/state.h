@@ -10,7 +10,8 @@
  *   per tensor (8, PyTorch's order): u32 rows, u32 cols
  *   the 8 weight tensors, then the 8 momentum buffers, row-major, in dtype
  *   u64      FNV-1a hash of every byte before it
- * A file is written to FILE.tmp and renamed over FILE when complete. */
+ * A file is written beside FILE, fsync'ed and renamed over it when complete
+ * (tools/common/output.h: through a symbolic link its target is written). */
 #ifndef CLRT_TOOLS_TRAIN_STATE_H
 #define CLRT_TOOLS_TRAIN_STATE_H
 
@@ -38,11 +39,20 @@ int train_state_from_net(train_state *s, train_net *n);
 /* Write s's weights and momentum into n (of s's dtype). */
 int train_state_to_net(const train_state *s, train_net *n);
 
-/* Write path (through path.tmp); "PATH: problem" in err and 2 on failure. */
+/* Write path (common/output.h); "problem naming the file" in err and 2 on failure. */
 int train_state_save(const char *path, const train_state *s, char *err, size_t errcap);
-/* Read path, checking magic, version, signature, sizes, hash; "PATH:
- * problem" in err and 2 on failure (s then holds nothing). */
+/* Read path, checking magic, version, signature, sizes, hash, and every
+ * setting and the position against the ranges clrt-train writes (a batch
+ * 1..65536, an epoch at most 100000, a mini-batch within its epoch, a finite
+ * lr and momentum...); "PATH: problem" in err and 2 on failure (s then holds
+ * nothing). What must match this run (--batch, --seed, the images...) is the
+ * caller's to check. */
 int train_state_load(const char *path, train_state *s, char *err, size_t errcap);
+
+/* The same for a file's len bytes in memory (path names it in messages):
+ * the fuzz target's way in (tests/fuzz/fuzz_state.c). */
+int train_state_parse(const char *path, const unsigned char *data, size_t len, train_state *s, char *err,
+                      size_t errcap);
 
 void train_state_free(train_state *s);
 

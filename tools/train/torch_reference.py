@@ -8,8 +8,13 @@ distribution, not digit for digit.
 
   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train/torch_reference.py --limit 12000 --epochs 1 --threads 2
 
-Needs python3-torch (Debian) or torch from PyPI, and numpy."""
-import argparse, gzip, os, struct, time
+It first says which PyTorch runs and with what: its version, where it was
+loaded from and who installed it (Debian's python3-torch, pip), its threads,
+the BLAS it was built with, the OpenBLAS cores loaded into the process (an
+old core is a slow reference), oneDNN and the CPU capability; --about says
+only that. Needs python3-torch (Debian) or torch from PyPI (a venv:
+docs/train.md), and numpy."""
+import argparse, ctypes, gzip, os, re, struct, sys, time
 
 import numpy as np
 import torch
@@ -26,6 +31,54 @@ def idx(path):
     assert zero == 0 and kind == 8, path
     shape = struct.unpack(">" + "I" * dims, data[4:4 + 4 * dims])
     return np.frombuffer(data, np.uint8, offset=4 + 4 * dims).reshape(shape)
+
+
+def openblas_cores():
+    """"libblas.so.3 Cooperlake" for each library in this process that answers
+    openblas_get_corename (Debian's torch computes with the system's OpenBLAS,
+    whose core OPENBLAS_CORETYPE may force); "" when none."""
+    found = []
+    try:
+        maps = sorted({l.split()[-1] for l in open("/proc/self/maps") if l.rstrip().endswith(".so") or ".so." in l})
+    except OSError:
+        return ""
+    for path in maps:
+        if "blas" not in os.path.basename(path).lower():
+            continue
+        try:
+            fn = ctypes.CDLL(path).openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_char_p
+        found.append("%s %s" % (os.path.basename(path), (fn() or b"?").decode()))
+    return ", ".join(found)
+
+
+def about():
+    """Two lines: which PyTorch (version, where, who installed it, which
+    Python), and what it computes with (threads, BLAS, OpenBLAS cores, oneDNN,
+    CPU capability, the OpenBLAS variables)."""
+    where = os.path.dirname(torch.__file__)
+    try:
+        import importlib.metadata
+        installer = (importlib.metadata.distribution("torch").read_text("INSTALLER") or "").strip()
+    except Exception:  # no metadata: Debian's egg-info has no INSTALLER
+        installer = ""
+    origin = ("pip" if installer == "pip" else "Debian's python3-torch"
+              if where.startswith("/usr/lib/python3/") else installer or "installed by hand")
+    print("torch: %s from %s (%s), python %s %s" % (torch.__version__, where, origin, sys.executable,
+                                                   sys.version.split()[0]))
+    torch.mm(torch.ones(64, 64), torch.ones(64, 64))  # the BLAS loaded, if it loads late
+    m = re.search(r"BLAS_INFO=([^,\s]+)", torch.__config__.show())
+    cpu = getattr(torch.backends, "cpu", None)
+    cap = cpu.get_cpu_capability() if cpu and hasattr(cpu, "get_cpu_capability") else "?"
+    cores = openblas_cores()
+    print("torch threads: %d (interop %d); BLAS %s%s; oneDNN %s; CPU capability %s; OPENBLAS_NUM_THREADS=%s "
+          "OPENBLAS_CORETYPE=%s" % (torch.get_num_threads(), torch.get_num_interop_threads(),
+                                    m.group(1) if m else "?", " (OpenBLAS loaded: %s)" % cores if cores else "",
+                                    "yes" if torch.backends.mkldnn.is_available() else "no", cap,
+                                    os.environ.get("OPENBLAS_NUM_THREADS", "unset"),
+                                    os.environ.get("OPENBLAS_CORETYPE", "unset")), flush=True)
 
 
 class Net(nn.Module):
@@ -56,9 +109,13 @@ def main():
     p.add_argument("--test-limit", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu", help="a torch device: cpu (default), cuda")
+    p.add_argument("--about", action="store_true", help="say which PyTorch and what it runs with, then stop")
     a = p.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
+    about()
+    if a.about:
+        return
     x = idx(os.path.join(a.data, "train-images-idx3-ubyte"))
     y = idx(os.path.join(a.data, "train-labels-idx1-ubyte"))
     tx = idx(os.path.join(a.data, "t10k-images-idx3-ubyte"))

@@ -1,9 +1,13 @@
-/* clrt-train's refusals (docs/train.md): bad options, bad IDX files, a
- * --resume file from another network or version. Each must exit 2 with one
+/* clrt-train's refusals (docs/train.md): bad options, bad IDX files (plain
+ * or gzip: truncation anywhere, a damaged trailer, bytes after the last
+ * member), a --resume file from another network or version, or with fields
+ * no run writes (crafted with a correct checksum). Each must exit 2 with one
  * line on stderr naming the file (or option) and the problem, and write
- * nothing: a --save or --json file already there stays as it was. Every case
- * fails before a device is opened, so this suite needs none. */
+ * nothing: a --save or --json file already there stays as it was, and no
+ * temporary file is left. Every case fails before a device is opened, so this
+ * suite needs none; a file that is accepted gets as far as opening one. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,68 +17,24 @@
 
 #include <zlib.h>
 
+#include "common/temp_files.h"
 #include "common/test_util.h"
 
-static char dir[256];
+#include "shuffle.h"
+#include "state.h"
+#include "train_files.h"
 
-static void path(char *out, size_t cap, const char *name)
-{
-    snprintf(out, cap, "%s/%s", dir, name);
-}
+/* The old names, for the cases below. */
+#define path tf_path
+#define write_file tf_write
+#define idx tf_idx
 
-static void be32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
+static void good_set(const char *sub) { tf_dataset(sub, 8); }
 
-static void write_file(const char *name, const void *data, size_t n)
+static void count_temp(const char *p, void *n)
 {
-    char p[512];
-    path(p, sizeof p, name);
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* An IDX file of u8: magic 0000 08 dims, the dims, then count*rows*cols
- * bytes of `fill` (labels: i % 10), cut to `keep` bytes when keep != 0. */
-static void idx(const char *name, unsigned dims, uint32_t count, uint32_t rows, uint32_t cols, size_t keep,
-                uint32_t magic)
-{
-    size_t head = 4 + 4 * (size_t)dims, body = (size_t)count * (dims == 3 ? (size_t)rows * cols : 1);
-    unsigned char *b = calloc(head + body, 1);
-    assert_non_null(b);
-    be32(b, magic ? magic : 0x800u | dims);
-    be32(b + 4, count);
-    if (dims == 3) {
-        be32(b + 8, rows);
-        be32(b + 12, cols);
-    }
-    for (size_t i = 0; i < body; i++)
-        b[head + i] = (unsigned char)(dims == 1 ? i % 10 : (i * 7) % 256);
-    write_file(name, b, keep ? keep : head + body);
-    free(b);
-}
-
-/* A good dataset of 8 + 8 images in dir/<sub>, the files plain. */
-static void good_set(const char *sub)
-{
-    char d[512];
-    path(d, sizeof d, sub);
-    mkdir(d, 0755);
-    char n[4][300];
-    snprintf(n[0], sizeof n[0], "%s/train-images-idx3-ubyte", sub);
-    snprintf(n[1], sizeof n[1], "%s/train-labels-idx1-ubyte", sub);
-    snprintf(n[2], sizeof n[2], "%s/t10k-images-idx3-ubyte", sub);
-    snprintf(n[3], sizeof n[3], "%s/t10k-labels-idx1-ubyte", sub);
-    idx(n[0], 3, 8, 28, 28, 0, 0);
-    idx(n[1], 1, 8, 1, 1, 0, 0);
-    idx(n[2], 3, 8, 28, 28, 0, 0);
-    idx(n[3], 1, 8, 1, 1, 0, 0);
+    if (strstr(p, ".tmp"))
+        ++*(int *)n;
 }
 
 static const char sentinel[] = "untouched\n";
@@ -92,7 +52,7 @@ static void refused(const char *args, const char *want)
     write_file("kept.json", sentinel, strlen(sentinel));
     /* --predict takes no --save: its output file is --out */
     const int predict = !strncmp(args, "--predict", 9);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' --no-progress %s '%s' --json '%s' %s >/dev/null 2>'%s'", dir,
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' --no-progress %s '%s' --json '%s' %s >/dev/null 2>'%s'", tf_dir,
              CLRT_TRAIN_PATH, predict ? "--out" : "--save", save, json, args, err);
     int rc = system(cmd);
     assert_true(WIFEXITED(rc));
@@ -122,11 +82,24 @@ static void refused(const char *args, const char *want)
         got[k] = 0;
         if (strcmp(got, sentinel))
             fail_msg("clrt-train %s: wrote over %s", args, kept[i]);
-        char tmp[600];
-        snprintf(tmp, sizeof tmp, "%s.tmp", kept[i]);
-        if (access(tmp, F_OK) == 0)
-            fail_msg("clrt-train %s: left %s behind", args, tmp);
     }
+    int temps = 0;
+    tu_each_entry(tf_dir, count_temp, &temps);
+    if (temps)
+        fail_msg("clrt-train %s: left a temporary file behind", args);
+}
+
+/* Run clrt-train with args: the inputs were all accepted when it gets as far
+ * as opening a device (ctest runs this suite without one: it says there is
+ * none), or, run by hand on a machine with one, trains (exit 0). */
+static void accepted(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --no-progress %s >/dev/null", CLRT_TRAIN_PATH, args);
+    const char *err;
+    int rc = tf_run(cmd, &err);
+    if (rc != 0 && !strstr(err, "no OpenCL platform"))
+        fail_msg("clrt-train %s: exit %d, stopped before the device; stderr: %s", args, rc, err);
 }
 
 static void test_options(void **state)
@@ -186,49 +159,109 @@ static void test_idx(void **state)
     refused("--data d8", "d8/train-images-idx3-ubyte|dimension 1 is 0");
 }
 
-/* A gzip file whose stream is damaged: the plain file compressed, then bytes
- * in its middle changed (zlib's CRC or inflate then fails); and one cut short. */
+/* raw as one gzip member (malloc'd, *n its size). */
+static unsigned char *gz(const unsigned char *raw, size_t len, size_t *n)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&zs, (uLong)len);
+    unsigned char *out = malloc(cap);
+    assert_non_null(out);
+    zs.next_in = (Bytef *)(uintptr_t)raw;
+    zs.avail_in = (uInt)len;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    *n = cap - zs.avail_out;
+    deflateEnd(&zs);
+    return out;
+}
+
+/* Dataset <sub> whose training images are the gzip bytes z (n of them). */
+static void gz_set(const char *sub, const unsigned char *z, size_t n)
+{
+    good_set(sub);
+    char name[300], p[600];
+    snprintf(name, sizeof name, "%s/train-images-idx3-ubyte", sub);
+    path(p, sizeof p, name);
+    remove(p);
+    snprintf(name, sizeof name, "%s/train-images-idx3-ubyte.gz", sub);
+    write_file(name, z, n);
+}
+
+/* A gzip file whose stream is damaged in its middle (inflate or the CRC
+ * fails), and one cut in half. */
 static void test_gzip(void **state)
 {
     (void)state;
-    char p[512];
-    good_set("g1");
-    path(p, sizeof p, "g1/train-images-idx3-ubyte");
-    remove(p);
-    unsigned char *raw = calloc(16 + 8 * 784, 1);
-    assert_non_null(raw);
-    be32(raw, 0x803);
-    be32(raw + 4, 8);
-    be32(raw + 8, 28);
-    be32(raw + 12, 28);
-    for (size_t i = 16; i < 16 + 8 * 784; i++)
+    size_t rn, n;
+    unsigned char *raw = tf_idx_bytes(3, 8, 28, 28, 0, &rn);
+    for (size_t i = 16; i < rn; i++)
         raw[i] = (unsigned char)((i * 2654435761u) >> 13);
-    uLongf clen = compressBound(16 + 8 * 784);
-    unsigned char *z = malloc(clen + 18);
-    assert_non_null(z);
-    /* a gzip member around a raw deflate stream, written with gzopen for the header */
-    path(p, sizeof p, "g1/train-images-idx3-ubyte.gz");
-    gzFile gz = gzopen(p, "wb");
-    assert_non_null(gz);
-    assert_int_equal(gzwrite(gz, raw, 16 + 8 * 784), 16 + 8 * 784);
-    assert_int_equal(gzclose(gz), Z_OK);
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    size_t n = fread(z, 1, clen + 18, f);
-    fclose(f);
+    unsigned char *z = gz(raw, rn, &n);
     assert_true(n > 60);
-    good_set("g2");
-    char q[512];
-    path(q, sizeof q, "g2/train-images-idx3-ubyte");
-    remove(q);
-    write_file("g2/train-images-idx3-ubyte.gz", z, n / 2); /* cut short */
+    gz_set("g2", z, n / 2); /* cut short */
     for (size_t i = n / 3; i < n / 3 + 16; i++)
         z[i] ^= 0x5a;
-    write_file("g1/train-images-idx3-ubyte.gz", z, n);
-    refused("--data g1", "g1/train-images-idx3-ubyte.gz|");
-    refused("--data g2", "g2/train-images-idx3-ubyte.gz|");
+    gz_set("g1", z, n);
+    refused("--data g1", "g1/train-images-idx3-ubyte.gz|gzip member 1");
+    refused("--data g2", "g2/train-images-idx3-ubyte.gz|truncated");
     free(raw);
     free(z);
+}
+
+/* What only the 8-byte trailer (CRC-32, length) or the end of the file can
+ * tell: cut inside the trailer (with or without a damaged byte before it),
+ * a trailer that does not match, bytes after the last member. Several
+ * members one after another are one file (as gunzip reads them). */
+static void test_gzip_trailer(void **state)
+{
+    (void)state;
+    size_t rn, n, n2;
+    unsigned char *raw = tf_idx_bytes(3, 8, 28, 28, 0, &rn);
+    unsigned char *z = gz(raw, rn, &n);
+    unsigned char *buf = malloc(2 * n + 64);
+    assert_non_null(buf);
+    gz_set("t1", z, n - 1);
+    refused("--data t1", "t1/train-images-idx3-ubyte.gz|gzip member 1 is truncated");
+    gz_set("t2", z, n - 8);
+    refused("--data t2", "t2/train-images-idx3-ubyte.gz|gzip member 1 is truncated");
+    memcpy(buf, z, n);
+    buf[n / 2] ^= 0x01; /* a stored byte changed: only the CRC could tell */
+    gz_set("t3", buf, n - 8);
+    refused("--data t3", "t3/train-images-idx3-ubyte.gz|truncated");
+    memcpy(buf, z, n);
+    buf[n - 6] ^= 0xff;
+    gz_set("t4", buf, n);
+    refused("--data t4", "t4/train-images-idx3-ubyte.gz|CRC-32 mismatch");
+    memcpy(buf, z, n);
+    buf[n - 2] ^= 0xff;
+    gz_set("t5", buf, n);
+    refused("--data t5", "t5/train-images-idx3-ubyte.gz|length");
+    memcpy(buf, z, n);
+    memcpy(buf + n, "trailing garbage", 16);
+    gz_set("t6", buf, n + 16);
+    refused("--data t6", "t6/train-images-idx3-ubyte.gz|trailing bytes after gzip member 1");
+    buf[n] = 0;
+    gz_set("t7", buf, n + 1);
+    refused("--data t7", "t7/train-images-idx3-ubyte.gz|trailing bytes after gzip member 1");
+    /* two members: the header and half the images, then the rest */
+    unsigned char *a = gz(raw, rn / 2, &n), *b = gz(raw + rn / 2, rn - rn / 2, &n2);
+    memcpy(buf, a, n);
+    memcpy(buf + n, b, n2);
+    gz_set("t8", buf, n + n2);
+    accepted("--data t8");
+    gz_set("t9", buf, n + n2 - 4);
+    refused("--data t9", "t9/train-images-idx3-ubyte.gz|gzip member 2 is truncated");
+    memcpy(buf + n + n2, "\x1f\x8b", 2);
+    gz_set("t10", buf, n + n2 + 2);
+    refused("--data t10", "t10/train-images-idx3-ubyte.gz|trailing bytes after gzip member 2");
+    free(a);
+    free(b);
+    free(buf);
+    free(z);
+    free(raw);
 }
 
 /* --resume files: not ours, another version, another network, truncated. */
@@ -271,23 +304,97 @@ static void test_resume_files(void **state)
     refused("--predict text.state --profile", "--predict text.state|no --save, --resume, --stop-after or --profile");
 }
 
+/* A state file as clrt-train writes it (train_state_save: checksum and all)
+ * for the 8-image set "r" at the default settings, with one field changed. */
+static void craft_state(const char *name, void (*change)(train_state *))
+{
+    train_state s = {0};
+    s.dt = CLRT_FLOAT32;
+    s.seed = 0;
+    s.batch = 4;
+    s.ntrain = 8;
+    s.lr = 0.001;
+    s.momentum = 0.9;
+    s.shuffle = train_shuffle_start(0);
+    for (int t = 0; t < TRAIN_TENSORS; t++) {
+        size_t r, c;
+        train_net_tensor_shape(t, &r, &c);
+        s.param[t] = calloc(r * c, sizeof(float));
+        s.mom[t] = calloc(r * c, sizeof(float));
+        assert_true(s.param[t] && s.mom[t]);
+    }
+    if (change)
+        change(&s);
+    char p[512], err[1024];
+    path(p, sizeof p, name);
+    assert_int_equal(train_state_save(p, &s, err, sizeof err), 0);
+    train_state_free(&s);
+}
+
+static void index_wraps(train_state *s) { s->index = 0x4000000000000001ull; } /* * batch 4: 4 mod 2^64 */
+static void epoch_past_u32(train_state *s) { s->epoch = 0x100000001ull; }    /* (unsigned): epoch 1 */
+static void index_past_epoch(train_state *s) { s->index = 2; }                 /* 8 images: mini-batches 0, 1 */
+static void batch_zero(train_state *s) { s->batch = 0; }
+static void batch_huge(train_state *s) { s->batch = 1ull << 40; }
+static void no_images(train_state *s) { s->ntrain = 0; }
+static void lr_nan(train_state *s) { s->lr = NAN; }
+static void lr_inf(train_state *s) { s->lr = INFINITY; }
+static void momentum_two(train_state *s) { s->momentum = 2; }
+static void running_negative(train_state *s) { s->running = -1; }
+static void shuffle_wrong(train_state *s) { s->shuffle ^= 1; }
+static void epoch_two(train_state *s)
+{
+    s->epoch = 2;
+    assert_int_equal(train_shuffle_state_at(0, 8, 2, &s->shuffle), 0);
+}
+
+/* Checksums right, fields that no run writes: refused by name, never resumed. */
+static void test_crafted_state(void **state)
+{
+    (void)state;
+    good_set("r");
+    craft_state("good.state", NULL);
+    accepted("--data r --resume good.state");
+    craft_state("epoch2.state", epoch_two);
+    accepted("--data r --resume epoch2.state --epochs 3");
+    static const struct {
+        void (*change)(train_state *);
+        const char *want;
+    } cases[] = {
+        {index_wraps, "mini-batch 4611686018427387905 of an epoch of 2"},
+        {epoch_past_u32, "epoch 4294967297"},
+        {index_past_epoch, "mini-batch 2 of an epoch of 2"},
+        {batch_zero, "mini-batch size 0"},
+        {batch_huge, "mini-batch size 1099511627776"},
+        {no_images, "0 training images"},
+        {lr_nan, "learning rate nan"},
+        {lr_inf, "learning rate inf"},
+        {momentum_two, "momentum 2"},
+        {running_negative, "running loss -1"},
+        {shuffle_wrong, "shuffle state"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char name[64], args[128], want[300];
+        snprintf(name, sizeof name, "crafted%zu.state", i);
+        craft_state(name, cases[i].change);
+        snprintf(args, sizeof args, "--data r --resume %s", name);
+        snprintf(want, sizeof want, "%s|corrupt|%s", name, cases[i].want);
+        refused(args, want);
+    }
+}
+
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s", "/tmp/clrt-train-cli-XXXXXX");
-    if (!mkdtemp(dir)) {
+    if (tf_init("train-cli") != 0) {
         fprintf(stderr, "mkdtemp: %s\n", strerror(errno));
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_idx),
-        cmocka_unit_test(test_gzip),
-        cmocka_unit_test(test_resume_files),
+        cmocka_unit_test(test_options),      cmocka_unit_test(test_idx),
+        cmocka_unit_test(test_gzip),         cmocka_unit_test(test_gzip_trailer),
+        cmocka_unit_test(test_resume_files), cmocka_unit_test(test_crafted_state),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    tf_done();
     return failed;
 }

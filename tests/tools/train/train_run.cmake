@@ -6,7 +6,7 @@
 #   accuracy  a bounded run on real data reaches -DTHRESHOLD percent
 #   drivers   the same run on -DICD_A and -DICD_B (OCL_ICD_VENDORS folders)
 #             gives the same loss curve within -DLOSS_TOL (thousandths)
-#   profile   --profile changes no loss line nor the accuracy, prints its
+#   profile   --profile (and the progress) change no line of stdout but the total time, nor the accuracy; it prints its
 #             table (every part, on stderr, after the contract's lines) and
 #             puts it in --json; --predict --json has images_per_s
 # -DTRAIN= the program, -DWORK= a scratch folder, -DARGS= the run's options
@@ -42,10 +42,17 @@ function(loss_lines out var)
   set(${var} "${lines}" PARENT_SCOPE)
 endfunction()
 
+# The test accuracy of a finished run's stdout, which ends with these lines.
 function(accuracy out var)
-  expect_match("${out}" "Finished Training\ntest accuracy: ([0-9.]+)% \\(([0-9]+)/([0-9]+)\\)\n"
-               "no 'Finished Training' and 'test accuracy' lines in")
+  expect_match("${out}" "Finished Training\ntest accuracy: ([0-9.]+)% \\(([0-9]+)/([0-9]+)\\)\ntotal time: [0-9]+\\.[0-9] s\n$"
+               "no 'Finished Training', 'test accuracy' and 'total time' lines at the end of")
   set(${var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+
+# stdout without its 'total time' line: what two runs of one seed share.
+function(without_time out var)
+  string(REGEX REPLACE "total time: [0-9.]+ s\n" "" out "${out}")
+  set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
 if(MODE STREQUAL "resume")
@@ -147,8 +154,21 @@ elseif(MODE STREQUAL "profile")
   if(NOT ap STREQUAL aq)
     message(FATAL_ERROR "--profile changed the test accuracy: ${ap}, ${aq}")
   endif()
-  if(NOT plain_out STREQUAL prof_out)
+  without_time("${plain_out}" plain_same)
+  without_time("${prof_out}" prof_same)
+  if(NOT plain_same STREQUAL prof_same)
     message(FATAL_ERROR "--profile changed stdout:\n${plain_out}\n---\n${prof_out}")
+  endif()
+  # the progress on (stderr a pipe: plain lines, the queue finished before them): the same stdout
+  set(with_progress ${ARGS})
+  list(REMOVE_ITEM with_progress --no-progress)
+  run(progress 0 ${with_progress})
+  without_time("${progress_out}" progress_same)
+  if(NOT plain_same STREQUAL progress_same)
+    message(FATAL_ERROR "the progress changed stdout:\n${plain_out}\n---\n${progress_out}")
+  endif()
+  if(progress_err MATCHES "\r")
+    message(FATAL_ERROR "a terminal's progress line written to a pipe:\n${progress_err}")
   endif()
   # every part, with a number in ms and a share in %
   foreach(part "conv1" "relu/pool1" "conv2" "relu/pool2" "fc1" "relu" "fc2" "loss" "optimizer \\(SGD\\)"

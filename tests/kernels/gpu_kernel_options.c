@@ -1,0 +1,163 @@
+/* gpu_kernel_options: the GPU builds of the GEMM's and the CNN's kernels exactly as
+ * clrt makes them, for .ci/gpu-isa.sh to hand to the offline compilers (the
+ * gpu-isa tool): for each vendor class (a made-up device of its facts, as the
+ * tests make them), kernel, dtype and launch variant, the library's own
+ * defaults, build options and entry points, and the embedded source text
+ * (prelude included) written to a folder. Nothing is retyped: a change to the
+ * defaults, the parameter list or the sources shows in the next run.
+ *
+ * Usage: gpu_kernel_options DIR   writes DIR/<kernel>.cl and prints one line per
+ * build and entry:
+ *   <class> <targets> <kernel> <entry> <dtype> <variant> <group> <file> <options...>
+ * targets: the gpu-isa targets of the class, comma-separated; group: the work-items
+ * per group the entry is launched with. A test-side helper
+ * (it reads the library's internals); `gpu_kernel_options --check` (ctest
+ * unit_gpu_kernel_options) checks the rows a run of the script relies on. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/temp_files.h"
+#include "device/device.h"
+#include "kernels/matmul.h"
+#include "kernels/nn.h"
+#include "kernels/params.h"
+#include "kernels/table.h"
+
+#include "clrt/clrt.h"
+
+typedef struct gpu_class {
+    const char *name, *targets, *vendor, *device;
+    unsigned long long local_mem;
+    int nv_options;
+} gpu_class;
+
+/* The classes gpu-isa has targets for, with the facts their drivers report. */
+static const gpu_class classes[] = {
+    {"nvidia", "sm_90,sm_80", "NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1},
+    {"amd", "gfx90a,gfx1100", "Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 0},
+};
+
+static clrt__device_facts facts_of(const gpu_class *g)
+{
+    clrt__device_facts f;
+    memset(&f, 0, sizeof f);
+    f.type = CLRT_DEVICE_GPU;
+    snprintf(f.vendor, sizeof f.vendor, "%s", g->vendor);
+    snprintf(f.name, sizeof f.name, "%s", g->device);
+    snprintf(f.platform, sizeof f.platform, "%s", g->vendor);
+    f.compute_units = 100;
+    f.local_mem = g->local_mem;
+    f.max_work_group = 1024;
+    f.max_work_item[0] = f.max_work_item[1] = 1024;
+    f.max_work_item[2] = 64;
+    f.pref_vec_float = f.pref_vec_double = 1;
+    f.max_alloc = 1ull << 32;
+    f.nv_compiler_options = g->nv_options;
+    return f;
+}
+
+/* The kernels shown: the GEMM and the CNN's layers. */
+static const int kernels[] = {CLRT__K_MATMUL, CLRT__K_NN_IM2COL, CLRT__K_NN_LAYOUT, CLRT__K_NN_POOL,
+                              CLRT__K_NN_ACT};
+
+/* Writes the source once per kernel into dir; 0, or -1. */
+static int write_source(const char *dir, const char *kernel, const char *text, char *file, size_t cap)
+{
+    snprintf(file, cap, "%s.cl", kernel);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const size_t n = strlen(text);
+    const int ok = fwrite(text, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The group an entry is launched with: the kernel's, but for the direct
+ * convolution's own (nn's cwg, src/nn/conv.c). */
+static size_t group_of(const clrt__kernel_def *def, const clrt__pvals *p, const char *entry)
+{
+    if (strcmp(entry, "conv_direct") == 0)
+        return clrt__nnp(p).cwg;
+    return def->group ? def->group(p) : 0;
+}
+
+/* One build (class, kernel, dtype, variant): a row per entry point. */
+static int print_build(FILE *out, const char *dir, const gpu_class *g, const clrt__kernel_def *def, int dtype,
+                       int variant, const char *vname)
+{
+    const clrt__device_facts f = facts_of(g);
+    clrt__pvals p;
+    def->defaults(&f, clrt__dtype_size(dtype), &p);
+    char why[256], options[1024], file[256];
+    if (clrt__params_check(def, &f, clrt__dtype_size(dtype), &p, why, sizeof why) != 0) {
+        fprintf(stderr, "gpu_kernel_options: %s %s defaults refused on %s: %s\n", def->name,
+                clrt__dtype_word(dtype), g->name, why);
+        return -1;
+    }
+    if (clrt__params_options(def, &p, clrt__elem_of(dtype), variant, options, sizeof options) != 0 ||
+        write_source(dir, def->name, def->source(&p), file, sizeof file) != 0)
+        return -1;
+    const char *dt = dtype == CLRT_FLOAT64 ? "f64" : "f32";
+    for (int i = -1; i < CLRT__MAX_AUX; i++) {
+        const char *entry = i < 0 ? def->entry : def->aux_entry ? def->aux_entry(&p, variant, (unsigned)i) : NULL;
+        if (entry)
+            fprintf(out, "%s %s %s %s %s %s %zu %s %s\n", g->name, g->targets, def->name, entry, dt, vname,
+                    group_of(def, &p, entry), file, options);
+    }
+    return 0;
+}
+
+static int print_all(FILE *out, const char *dir)
+{
+    static const char *const trans[] = {"NN", "TN", "NT", "TT"}; /* op(A) op(B): variant bits TA, TB */
+    for (size_t c = 0; c < sizeof classes / sizeof *classes; c++)
+        for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) {
+            const clrt__kernel_def *def = clrt__kernel_at(kernels[k]);
+            for (int dtype = CLRT_FLOAT32; dtype <= CLRT_FLOAT64; dtype++) {
+                const int nvar = kernels[k] == CLRT__K_MATMUL ? 4 : 1;
+                for (int v = 0; v < nvar; v++) {
+                    const int variant = (v & 1 ? CLRT__MATMUL_TA : 0) | (v & 2 ? CLRT__MATMUL_TB : 0);
+                    if (print_build(out, dir, &classes[c], def, dtype, variant, nvar > 1 ? trans[v] : "-") != 0)
+                        return -1;
+                }
+            }
+        }
+    return 0;
+}
+
+/* --check: what .ci/gpu-isa.sh relies on, in the rows themselves: both GEMM entries
+ * for every class, dtype and transpose; NVIDIA's register cap on its fp32 GEMM
+ * builds alone. */
+static int check_rows(void)
+{
+    char dir[256], line[2048];
+    FILE *rows = tmpfile();
+    if (tu_temp_dir(dir, sizeof dir, "gpu-options") != 0 || !rows || print_all(rows, dir) != 0)
+        return 1;
+    rewind(rows);
+    int fast = 0, general = 0, bad = 0;
+    while (fgets(line, sizeof line, rows)) {
+        const int nvidia = strncmp(line, "nvidia ", 7) == 0, capped = strstr(line, " -cl-nv-maxrregcount=128") != NULL;
+        const int gemm = strstr(line, " matmul matmul") != NULL && strstr(line, " f32 ") != NULL;
+        fast += strstr(line, " matmul matmul_fast ") != NULL;
+        general += strstr(line, " matmul matmul ") != NULL;
+        bad += (gemm && nvidia) != capped || !strstr(line, " -DREAL=");
+    }
+    fclose(rows);
+    bad += tu_remove_tree(dir) != 0;
+    printf("matmul_fast rows %d, matmul rows %d, rows with the wrong options %d\n", fast, general, bad);
+    return fast == 16 && general == 16 && bad == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--check") == 0)
+        return check_rows();
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: gpu_kernel_options DIR | --check\n");
+        return 2;
+    }
+    return print_all(stdout, argv[1]) == 0 ? 0 : 1;
+}
