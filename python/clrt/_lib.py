@@ -9,6 +9,7 @@ import ctypes
 import ctypes.util
 import os
 import pathlib
+import sys
 
 from ._errors import Error
 
@@ -161,15 +162,41 @@ class BuildEvent(ctypes.Structure):
 
 _LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(BuildEvent), ctypes.c_char_p, ctypes.c_void_p)
 _COMPILE_SECONDS = 0.25  # a build from the driver's cache takes hundredths of a second
-_notice = {"said": False}
+# after the notice, a line at most this often while compiles go on (as the C tools;
+# $CLRT_TOOLS_STILL_S sets it, 0 for every one: the tests)
+_STILL_SECONDS = float(os.environ.get("CLRT_TOOLS_STILL_S") or 5.0)
+# $CLRT_LOG on: every build's line too, as the library prints it without this callback
+_LOG_LINES = os.environ.get("CLRT_LOG", "") in ("1", "on", "yes", "true")
+_notice = {"said": False, "first": 0.0, "last": 0.0, "more": 0}
+
+
+def _still_compiling():
+    import time
+    _notice["more"] += 1
+    now = time.monotonic()
+    if now - _notice["last"] < _STILL_SECONDS:
+        return
+    _notice["last"] = now
+    sys.stderr.write(f"clrt: still compiling kernels: {_notice['more']} more programs in "
+                     f"{now - _notice['first']:.0f} s\n")
+    sys.stderr.flush()
 
 
 def _on_build(event, line, user):
     ev = event.contents
-    if ev.source != 1 or ev.seconds < _COMPILE_SECONDS or _notice["said"]:
+    if _LOG_LINES:
+        sys.stderr.write(line.decode(errors="replace") + "\n")
+        sys.stderr.flush()
+    if ev.source != 1:
         return
+    if _notice["said"]:
+        _still_compiling()
+        return
+    if ev.seconds < _COMPILE_SECONDS:
+        return
+    import time
     _notice["said"] = True
-    import sys
+    _notice["first"] = _notice["last"] = time.monotonic()
     where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
     sys.stderr.write(f"clrt: compiling kernels for {ev.device.decode(errors='replace')} (first run only"
                      + (f"; cached in {where})" if where else ")") + "\n")

@@ -2,7 +2,9 @@
  * build log (clrt_set_log), one line on stderr the first time a build takes
  * noticeably long ("clrt: compiling kernels for <device> (first run only;
  * cached in <folder>)"), so that a first run on empty caches is not taken for
- * a hang; and a count of builds for a progress line to show. */
+ * a hang, then "clrt: still compiling kernels: N more programs in S s" at most
+ * every 5 s while compiles go on; and a count of builds for a progress line
+ * to show. */
 #ifndef CLRT_TOOLS_COMMON_BUILD_NOTICE_H
 #define CLRT_TOOLS_COMMON_BUILD_NOTICE_H
 
