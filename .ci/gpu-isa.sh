@@ -13,7 +13,7 @@
 #     --json    one JSON object per line (target, kernel, entry, variant, dtype,
 #               registers, spill_bytes, warps_per_sm (waves per SIMD on AMD),
 #               fma_share, bound, ...) instead of the Markdown table
-#     --check   exit 1 where a shipped GEMM misses issue 29's goals
+#     --check   exit 1 where a shipped GEMM misses its goals (FMA share, warps, spills)
 # Environment: GPU_ISA (the gpu-isa script), BUILD (the build folder, default build;
 # configured when missing), JOBS (parallel gpu-isa runs, default nproc).
 # Where the tool or its packages are missing it says so and exits 0 (CI installs

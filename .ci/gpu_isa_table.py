@@ -6,7 +6,7 @@ the embedded source, entry, build options, launch group) and runs the gpu-isa to
 class's targets (NVIDIA sm_90 and sm_80, AMD gfx90a and gfx1100). NVIDIA's -cl-nv-maxrregcount=N,
 which clrt passes where the driver takes cl_nv_compiler_options, reaches ptxas as -maxrregcount=N
 (what NVIDIA's driver does with it) through a ptxas wrapper. Prints a Markdown table, or with
---json one object per line. --check exits 1 where a shipped GEMM misses its goal (issue 29):
+--json one object per line. --check exits 1 where a shipped GEMM misses its goal (docs/benchmarks.md, "Offline"):
 matmul_fast fp32 on NVIDIA FFMA share >= 0.90, fp64 bound 1.0, >= 16 warps per SM; AMD gfx90a
 bound >= 0.90 (fp32 of packed peak, fp64), gfx1100 fp32 >= 0.65 (its fp64, at 1/32 rate, has no
 goal); no spills anywhere."""
@@ -84,7 +84,7 @@ def summary(row, target, r):
 
 
 def goal_miss(s):
-    """The issue's goal for a shipped GEMM (matmul_fast), or None where it holds or does not apply."""
+    """The goal for a shipped GEMM (matmul_fast), or None where it holds or does not apply."""
     if s["kernel"] != "matmul" or s["entry"] != "matmul_fast":
         return None
     if "error" in s:

@@ -10,6 +10,8 @@ import ctypes.util
 import os
 import pathlib
 import sys
+import threading
+import time
 
 from ._errors import Error
 
@@ -161,46 +163,68 @@ class BuildEvent(ctypes.Structure):
 
 
 _LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(BuildEvent), ctypes.c_char_p, ctypes.c_void_p)
-_COMPILE_SECONDS = 0.25  # a build from the driver's cache takes hundredths of a second
-# after the notice, a line at most this often while compiles go on (as the C tools;
-# $CLRT_TOOLS_STILL_S sets it, 0 for every one: the tests)
-_STILL_SECONDS = float(os.environ.get("CLRT_TOOLS_STILL_S") or 5.0)
-# $CLRT_LOG on: every build's line too, as the library prints it without this callback
-_LOG_LINES = os.environ.get("CLRT_LOG", "") in ("1", "on", "yes", "true")
+
+
+def _env_seconds(name, fallback):
+    try:
+        x = float(os.environ.get(name) or fallback)
+    except ValueError:
+        return fallback
+    return x if x >= 0 else fallback
+
+
+# a build from the driver's cache takes hundredths of a second, a compile tenths or more;
+# after the notice, a line at most every _STILL_SECONDS while compiles go on (as the C
+# tools; $CLRT_TOOLS_COMPILE_S and $CLRT_TOOLS_STILL_S set them: 0 in the tests)
+_COMPILE_SECONDS = _env_seconds("CLRT_TOOLS_COMPILE_S", 0.25)
+_STILL_SECONDS = _env_seconds("CLRT_TOOLS_STILL_S", 5.0)
+# $CLRT_LOG on (the library's reading: 1, on, yes, true in any case): every build's line
+# too, as the library prints it without this callback
+_LOG_LINES = os.environ.get("CLRT_LOG", "").lower() in ("1", "on", "yes", "true")
 _notice = {"said": False, "first": 0.0, "last": 0.0, "more": 0}
+_notice_lock = threading.Lock()  # builds may be reported from several threads
 
 
-def _still_compiling():
-    import time
-    _notice["more"] += 1
-    now = time.monotonic()
-    if now - _notice["last"] < _STILL_SECONDS:
-        return
-    _notice["last"] = now
-    sys.stderr.write(f"clrt: still compiling kernels: {_notice['more']} more programs in "
-                     f"{now - _notice['first']:.0f} s\n")
+def _say(text):
+    sys.stderr.write(text + "\n")
     sys.stderr.flush()
+
+
+def _process_env(name):
+    """The process's variable now: the library may set POCL's (os.environ is a copy of the start)."""
+    libc = ctypes.CDLL(None)
+    libc.getenv.restype, libc.getenv.argtypes = ctypes.c_char_p, [ctypes.c_char_p]
+    v = libc.getenv(name.encode())
+    return v.decode(errors="replace") if v is not None else None
+
+
+def _notice_of(ev):
+    where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
+    device = ev.device.decode(errors="replace")
+    if where:
+        return f"clrt: compiling kernels for {device} (first run only; cached in {where})"
+    if _process_env("POCL_KERNEL_CACHE") == "0":
+        return f"clrt: compiling kernels for {device} (not cached: POCL's cache is off, every run compiles)"
+    return f"clrt: compiling kernels for {device} (first run only)"
 
 
 def _on_build(event, line, user):
     ev = event.contents
     if _LOG_LINES:
-        sys.stderr.write(line.decode(errors="replace") + "\n")
-        sys.stderr.flush()
+        _say(line.decode(errors="replace"))
     if ev.source != 1:
         return
-    if _notice["said"]:
-        _still_compiling()
-        return
-    if ev.seconds < _COMPILE_SECONDS:
-        return
-    import time
-    _notice["said"] = True
-    _notice["first"] = _notice["last"] = time.monotonic()
-    where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
-    sys.stderr.write(f"clrt: compiling kernels for {ev.device.decode(errors='replace')} (first run only"
-                     + (f"; cached in {where})" if where else ")") + "\n")
-    sys.stderr.flush()
+    with _notice_lock:
+        now = time.monotonic()
+        if _notice["said"]:
+            _notice["more"] += 1
+            if now - _notice["last"] >= _STILL_SECONDS:
+                _notice["last"] = now
+                _say(f"clrt: still compiling kernels: {_notice['more']} more programs in "
+                     f"{now - _notice['first']:.0f} s")
+        elif ev.seconds >= _COMPILE_SECONDS:
+            _notice.update(said=True, first=now, last=now)
+            _say(_notice_of(ev))
 
 
 _log_callback = _LOG_FN(_on_build)  # kept alive as long as the module

@@ -1,9 +1,11 @@
 /* What drivers need from the environment (see driver_env.h). */
+#define _XOPEN_SOURCE 700 /* nftw (XSI), on top of the build's POSIX 2008 */
 #include "device/driver_env.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +60,13 @@ size_t clrt__icd_count(char *first, size_t cap)
     return n;
 }
 
-/* 1 when the loader would load POCL: an .icd file whose name or text names it. */
+/* 1 when the loader would load POCL: named in OCL_ICD_FILENAMES (which both
+ * ICD loaders honour), or an .icd file whose name or text names it. */
 static int pocl_registered(void)
 {
+    const char *files = getenv("OCL_ICD_FILENAMES");
+    if (files && clrt__icontains(files, "pocl", 4))
+        return 1;
     const char *dir = icd_dir();
     DIR *d = opendir(dir);
     if (!d)
@@ -117,26 +123,24 @@ static int writable(const char *dir)
     return 0;
 }
 
-/* The private folder made for POCL, removed at exit: with its cache off POCL
- * removes each build's folder when done, and leaves only empty temporary
- * files behind, which go with the folder. */
+/* The private folder made for POCL, removed at exit with whatever POCL left
+ * in it (with its cache off POCL removes a build's folder only when the
+ * program is released, and a process may exit with programs alive). Depth
+ * first, never through a symbolic link: the folder is ours (mkdtemp). */
 static char private_dir[1024];
 
-static void remove_private_dir(void)
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
-    DIR *d = opendir(private_dir);
-    if (!d)
-        return;
-    char path[1400];
-    for (struct dirent *e; (e = readdir(d));) {
-        snprintf(path, sizeof path, "%s/%s", private_dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-            unlink(path);
-    }
-    closedir(d);
-    rmdir(private_dir);
+    (void)st;
+    (void)ftw;
+    if (type == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0; /* go on whatever fails: nothing else is to be done about it at exit */
 }
+
+static void remove_private_dir(void) { nftw(private_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 void clrt__driver_env_prepare(void)
 {

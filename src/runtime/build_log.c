@@ -3,6 +3,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -47,7 +48,8 @@ static void cache_dir(const clrt_context *ctx, char *out, size_t cap)
             out[0] = '\0';
         return;
     }
-    if (clrt__icontains(ctx->info.platform, "portable computing language", 27))
+    const char *kc = getenv("POCL_KERNEL_CACHE"); /* "0": POCL keeps nothing (driver_env.c sets it too) */
+    if (clrt__icontains(ctx->info.platform, "portable computing language", 27) && !(kc && strcmp(kc, "0") == 0))
         clrt__pocl_cache_dir(out, cap);
 }
 

@@ -240,9 +240,10 @@ int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user)
         return st;
     plan(&w, dev.has_fp64);
     w.counting = 0;
-    atomic_store(&ctx->warming, 1); /* store programs even where that costs a build */
+    /* store programs even where that costs a build; a count, as warms may overlap */
+    atomic_fetch_add(&ctx->warming, 1);
     plan(&w, dev.has_fp64);
-    atomic_store(&ctx->warming, 0);
+    atomic_fetch_sub(&ctx->warming, 1);
     clrt_queue_destroy(w.q);
     return w.status;
 }
