@@ -222,31 +222,45 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             }
         }
         k0 = kend;
+#if WGX * WGY > 1
         barrier(CLK_LOCAL_MEM_FENCE); /* keep the group on the same k block */
+#endif
     }
     if (!active)
         return;
 
     const int use_beta = beta != (REAL)(0); /* uniform: beta == 0 never reads C */
+    /* The accumulators go to a private tile first, then a loop (not unrolled)
+     * stores what this work-item owns: whole vectors where they lie inside C,
+     * element by element at its edges. Unrolled over TM x NV x VW guarded
+     * stores, the epilogue made POCL take seconds to compile each variant;
+     * storing straight from the accumulators in a rolled loop would index
+     * them with a variable and take them out of registers for the k loop. */
+    REAL tile[TM][TN];
 #pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < NV; ++j)
+            VSTORE(acc[i][j], j, tile[i]);
+#pragma unroll 1
     for (int i = 0; i < TM; ++i) {
         const size_t rr = r + i;
         if (rr < row0 || rr >= M) /* owned by the tile above / outside C */
             continue;
         __global REAL *Cr = C + rr * ldc;
-#pragma unroll
+#pragma unroll 1
         for (int j = 0; j < NV; ++j) {
             const size_t cj = c + j * VW;
             if (cj >= col0 && cj + VW <= N) {
-                REALV v = alpha * acc[i][j];
+                REALV v = alpha * VLOAD(j, tile[i]);
                 if (use_beta)
                     v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
                 VSTORE(v, 0, Cr + cj);
             } else {
-#pragma unroll
+#pragma unroll 1
                 for (int q = 0; q < VW; ++q)
                     if (cj + q >= col0 && cj + q < N) {
-                        REAL v = alpha * LANE(acc[i][j], q);
+                        const REAL v = alpha * tile[i][j * VW + q];
                         Cr[cj + q] = use_beta ? fma(beta, Cr[cj + q], v) : v;
                     }
             }
@@ -283,7 +297,9 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
     const size_t c = min(p * TN, (size_t)(N - TN));
     __global REAL *dst = P + ((p - get_global_offset(1)) * K + k0) * TN;
     if (k0 + VW <= K) {
-#pragma unroll
+        /* one VW x VW block of the panel at a time (a loop: unrolled over the
+         * panel's NV blocks it tripled the kernel's compile time) */
+#pragma unroll 1
         for (int jv = 0; jv < NV; ++jv) {
             REALV v[VW];
 #pragma unroll
@@ -300,7 +316,6 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
         }
     } else {
         for (size_t kk = 0; k0 + kk < K; ++kk)
-#pragma unroll
             for (int j = 0; j < TN; ++j)
                 dst[kk * TN + j] = OPB(k0 + kk, c + j);
     }

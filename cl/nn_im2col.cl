@@ -236,17 +236,22 @@ __kernel void conv_direct(const uint N, const uint CI, const uint H, const uint 
         DIRECT_TAPS(LOAD_IN)
     else
         DIRECT_TAPS(LOAD_PAD)
-    _Pragma("unroll") for (int i = 0; i < CTM; ++i) {
+    /* the tile's outputs, element by element: a loop, not unrolled (unrolled
+     * over CTM x CNV x VW guarded stores it took seconds longer to compile,
+     * and these stores are scattered, a channel plane apart, either way) */
+    REAL tile[CTM][CKB];
+    _Pragma("unroll") for (int i = 0; i < CTM; ++i)
+        _Pragma("unroll") for (int j = 0; j < CNV; ++j) VSTORE(acc[i][j], j, tile[i]);
+    _Pragma("unroll 1") for (int i = 0; i < CTM; ++i) {
         const uint gp = p0 + (uint)i;
         if (gp < NP) {
             const uint n = gp / PL, q = gp - n * PL;
             __global REAL *dst = y + y_off + n * (uint)ldy + q;
-            _Pragma("unroll") for (int j = 0; j < CNV; ++j)
-                _Pragma("unroll") for (int l = 0; l < VW; ++l) {
-                    const uint ko = kb * CKB + (uint)(j * VW + l);
-                    if (ko < KO)
-                        dst[ko * PL] = LANE(acc[i][j], l) + (has_bias ? b[b_off + ko] : (REAL)0);
-                }
+            _Pragma("unroll 1") for (uint l = 0; l < CKB; ++l) {
+                const uint ko = kb * CKB + l;
+                if (ko < KO)
+                    dst[ko * PL] = tile[i][l] + (has_bias ? b[b_off + ko] : (REAL)0);
+            }
         }
     }
 }
