@@ -7,9 +7,10 @@
 - no include cycle among the headers;
 - the embedded kernel sources (clrt__cl_<name>) are named only in kernels/;
 - tools/ and examples/ include only the public headers (<clrt/...>), files of
-  their own folder and, for tools, tools/common/, the host reference
-  (src/hostref/) and the output files (src/outfile/), which include nothing
-  of clrt's inside.
+  their own folder and, for tools, tools/common/ and support/ (the host
+  reference and the output files), never a header of src/;
+- support/ includes only the public headers and its own folder: it knows
+  nothing of clrt's inside, so that the tools may use it.
 
 The rules are read from src/README.md, so the document and the check cannot
 drift apart. Exit 1 with one line per violation."""
@@ -19,6 +20,7 @@ import sys
 
 root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 src = os.path.join(root, "src")
+support = os.path.join(root, "support")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -63,7 +65,8 @@ def check_src(allowed, bad):
             if inc.startswith("clrt/"):
                 continue
             target = inc.split("/")[0] if "/" in inc else None
-            if target is None or not os.path.exists(os.path.join(src, inc)):
+            if target is None or not (os.path.exists(os.path.join(src, inc)) or
+                                      os.path.exists(os.path.join(support, inc))):
                 bad.append(f"src/{rel}: includes \"{inc}\": internal includes name their folder (\"base/util.h\")")
                 continue
             if target != folder and target not in allowed[folder]:
@@ -93,8 +96,23 @@ def check_src(allowed, bad):
                 bad.append(f"src/README.md: {f}/ and {d}/ may include each other")
 
 
+def check_support(bad):
+    """support/: the public headers and its own folder, nothing of src/."""
+    for path in sources(support):
+        here = os.path.dirname(path)
+        for inc in INCLUDE.findall(open(path).read()):
+            if inc.startswith("clrt/"):
+                continue
+            own = os.path.exists(os.path.join(here, inc)) or \
+                (inc.split("/")[0] == os.path.relpath(here, support).split(os.sep)[0] and
+                 os.path.exists(os.path.join(support, inc)))
+            if not own:
+                bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\"; support/ knows nothing of "
+                           "clrt's inside (the public headers and its own folder only)")
+
+
 def check_outside(bad):
-    """tools/ and examples/: the public headers, their own folder, tools/common/."""
+    """tools/ and examples/: the public headers, their own folder, tools/common/, support/."""
     for top in ("tools", "examples"):
         for path in sources(os.path.join(root, top)):
             here = os.path.dirname(path)
@@ -102,8 +120,7 @@ def check_outside(bad):
                 own = os.path.exists(os.path.join(here, inc))
                 common = top == "tools" and inc.startswith("common/") and \
                     os.path.exists(os.path.join(root, "tools", inc))
-                plain = top == "tools" and inc.startswith(("hostref/", "outfile/")) and \
-                    os.path.exists(os.path.join(src, inc))
+                plain = top == "tools" and os.path.exists(os.path.join(support, inc))
                 if not (own or common or plain):
                     bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\", not its own folder's "
                                "(outside programs see only <clrt/...>)")
@@ -116,6 +133,7 @@ def main():
         bad.append("src/README.md: no folder rules found (a table under a '## ... may include ...' heading)")
     else:
         check_src(allowed, bad)
+    check_support(bad)
     check_outside(bad)
     for b in bad:
         print("layers:", b)

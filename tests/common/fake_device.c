@@ -26,3 +26,23 @@ void tu_fake_cpu_device(clrt_device_info *info, clrt__device_facts *facts)
     facts->pref_vec_float = 16;
     facts->pref_vec_double = 8;
 }
+
+clrt__device_facts tu_fake_gpu_facts(const char *vendor, const char *name, unsigned long long local_mem,
+                                     size_t max_group, size_t max_item0, int nv_options)
+{
+    clrt__device_facts f;
+    memset(&f, 0, sizeof f);
+    f.type = CLRT_DEVICE_GPU;
+    snprintf(f.vendor, sizeof f.vendor, "%s", vendor);
+    snprintf(f.name, sizeof f.name, "%s", name);
+    snprintf(f.platform, sizeof f.platform, "%s", vendor);
+    f.compute_units = 100;
+    f.local_mem = local_mem;
+    f.max_work_group = max_group;
+    f.max_work_item[0] = f.max_work_item[1] = max_item0;
+    f.max_work_item[2] = 64;
+    f.pref_vec_float = f.pref_vec_double = 1;
+    f.max_alloc = 1ull << 32;
+    f.nv_compiler_options = nv_options;
+    return f;
+}

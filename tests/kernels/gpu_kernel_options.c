@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fake_device.h"
 #include "common/temp_files.h"
 #include "device/device.h"
 #include "kernels/matmul.h"
@@ -39,21 +40,7 @@ static const gpu_class classes[] = {
 
 static clrt__device_facts facts_of(const gpu_class *g)
 {
-    clrt__device_facts f;
-    memset(&f, 0, sizeof f);
-    f.type = CLRT_DEVICE_GPU;
-    snprintf(f.vendor, sizeof f.vendor, "%s", g->vendor);
-    snprintf(f.name, sizeof f.name, "%s", g->device);
-    snprintf(f.platform, sizeof f.platform, "%s", g->vendor);
-    f.compute_units = 100;
-    f.local_mem = g->local_mem;
-    f.max_work_group = 1024;
-    f.max_work_item[0] = f.max_work_item[1] = 1024;
-    f.max_work_item[2] = 64;
-    f.pref_vec_float = f.pref_vec_double = 1;
-    f.max_alloc = 1ull << 32;
-    f.nv_compiler_options = g->nv_options;
-    return f;
+    return tu_fake_gpu_facts(g->vendor, g->device, g->local_mem, 1024, 1024, g->nv_options);
 }
 
 /* The kernels shown: the GEMM and the CNN's layers. */

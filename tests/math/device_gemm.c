@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fake_device.h"
 #include "common/test_util.h"
 
 #include "base/debug.h"
@@ -507,21 +508,7 @@ static const gpu_class gpu_classes[] = {
 
 static clrt__device_facts gpu_facts(const gpu_class *g)
 {
-    clrt__device_facts f;
-    memset(&f, 0, sizeof f);
-    f.type = CLRT_DEVICE_GPU;
-    snprintf(f.vendor, sizeof f.vendor, "%s", g->vendor);
-    snprintf(f.name, sizeof f.name, "%s", g->name);
-    snprintf(f.platform, sizeof f.platform, "%s", g->vendor);
-    f.compute_units = 100;
-    f.local_mem = g->local_mem;
-    f.max_work_group = g->max_group;
-    f.max_work_item[0] = f.max_work_item[1] = g->max_item0;
-    f.max_work_item[2] = 64;
-    f.pref_vec_float = f.pref_vec_double = 1;
-    f.max_alloc = 1ull << 32;
-    f.nv_compiler_options = g->nv_options;
-    return f;
+    return tu_fake_gpu_facts(g->vendor, g->name, g->local_mem, g->max_group, g->max_item0, g->nv_options);
 }
 
 /* The class's shipped matmul parameters for dtype dt as text (maxreg dropped: see

@@ -1,4 +1,4 @@
-/* src/outfile/: every output file clrt and its tools write is whole or not
+/* support/outfile/: every output file clrt and its tools write is whole or not
  * there, and each kind of path gets its rule (outfile/outfile.h): a regular
  * or missing file is replaced through a temporary and rename, keeping its
  * permissions; a symbolic link has its target written and stays a link; a

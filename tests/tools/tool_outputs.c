@@ -76,13 +76,20 @@ static int says(const char *line, const char *want)
     return 1;
 }
 
+/* Lines of the last run's stderr that say every '|'-separated word of text. */
+static int lines_with(const char *text)
+{
+    int n = 0;
+    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+        n += says(l, text);
+    return n;
+}
+
 /* Failed as promised: exit 2, and one line on stderr (beside what the run
  * reports anyway) saying every '|'-separated word of want. */
 static void failed(int rc, const char *want)
 {
-    int lines = 0;
-    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
-        lines += says(l, want);
+    const int lines = lines_with(want);
     if (rc != 2 || lines != 1)
         fail_msg("exit %d, expected 2 and one line saying \"%s\"; stderr: \"%s\"", rc, want, err);
 }
@@ -259,15 +266,6 @@ static void bench_tuned_file(void **state)
     char tuned[600];
     tf_path(tuned, sizeof tuned, "open-cache/tuned");
     assert_int_equal(tu_each_entry(tuned, NULL, NULL), 0);
-}
-
-/* Lines of the last run's stderr that contain text. */
-static int lines_with(const char *text)
-{
-    int n = 0;
-    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
-        n += says(l, text);
-    return n;
 }
 
 /* Whether a line of the last run's stderr that starts with prefix appears twice. */

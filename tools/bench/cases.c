@@ -10,7 +10,7 @@
 #include "clblast.h"
 #include "host_math.h"
 #include "progress.h"
-#include "ref.h"
+#include "bench_ref.h"
 
 typedef struct host_run {
     int op, dbl, ta, tb;

@@ -11,7 +11,7 @@
 
 #include "child.h"
 #include "ops.h"
-#include "ref.h"
+#include "bench_ref.h"
 #include "session.h"
 #include "timing.h"
 

@@ -9,7 +9,7 @@
 
 #include "child.h"
 #include "progress.h"
-#include "ref.h"
+#include "bench_ref.h"
 #include "timing.h"
 
 /* One matmul from host arrays as a program does it: new buffers, the

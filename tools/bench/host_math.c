@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ops.h"
-#include "ref.h"
+#include "bench_ref.h"
 
 enum {
     LANES = 16,     /* independent accumulators of a sum block */

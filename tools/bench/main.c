@@ -40,11 +40,11 @@
 #include "plot.h"
 #include "print.h"
 #include "progress.h"
-#include "ref.h"
+#include "bench_ref.h"
 #include "session.h"
 #include "split.h"
 #include "timing.h"
-#include "tune.h"
+#include "bench_tune.h"
 
 static bench_opts opts;
 static bench_report report;

@@ -14,7 +14,7 @@
 
 #include "cpu_features.h"
 #include "openblas_core.h"
-#include "ref.h"
+#include "bench_ref.h"
 
 static bench_openblas_state state;
 

@@ -1,5 +1,5 @@
 /* clrt-bench host references and checks (see bench/ref.h). */
-#include "ref.h"
+#include "bench_ref.h"
 
 #include <float.h>
 #include <math.h>

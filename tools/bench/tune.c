@@ -12,7 +12,7 @@
 
 #include "common/output.h"
 #include "progress.h"
-#include "tune.h"
+#include "bench_tune.h"
 
 static void on_progress(void *user, const char *line)
 {

@@ -1,6 +1,6 @@
 /* Every file a tool writes (clrt-train's --save, --json and --out,
  * clrt-bench's --plot, the reports on stdout of clrt-bench, clrt-info and
- * clrt-train), through the library's one output module (src/outfile/outfile.h),
+ * clrt-train), through the one output module the library uses too (support/outfile/outfile.h),
  * so that each is whole or not there and every write is checked:
  *
  *   a regular file or none yet   written beside it, then renamed over it

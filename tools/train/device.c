@@ -1,5 +1,5 @@
 /* Device, context, uploads (see train/device.h). */
-#include "device.h"
+#include "train_device.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include "common/build_notice.h"
 #include "common/output.h"
-#include "device.h"
+#include "train_device.h"
 #include "run.h"
 
 static int keep_options(train_opts *o)

@@ -15,7 +15,7 @@
 
 #include "common/output.h"
 #include "data.h"
-#include "device.h"
+#include "train_device.h"
 #include "json.h"
 #include "net.h"
 #include "profile.h"
