@@ -14,6 +14,8 @@
  *             launch variant, not tuned)
  *   FIT_TM    > 0: the tile has FIT_TM rows instead (C with few rows: the launch
  *             variant, src/k_matmul_plan.c clrt__matmul_fit_rows)
+ *   DOT_TM, DOT_NV  > 0: matmul_dot's tile, rows x columns of C (0: TM x NV); with
+ *             DOT_TM, FIT_TM fits that tile's rows instead of matmul's
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
@@ -366,13 +368,14 @@ __kernel void pack_a(const uint M, const uint K, __global const REAL *A, const u
 /* ------------------------------------------------------------------------------------
  * matmul_dot: the dot form of A B^T (built with TB and not TA; same arguments as
  * matmul but packed). Rows of A and rows of B both run along k, so a work-item
- * computes C's TM x NV tile (NV columns, not TN) as TM*NV dot products, each held as a
- * vector of VW partial sums along k (the same TM*NV accumulator vectors as matmul's
- * outer products): per VW steps of k, NV vector loads of B rows and TM of A rows feed
- * TM*NV FMAs. Nothing is packed: for small M and a long K (the weight gradients of a
+ * computes C's DTM x DNV tile (DNV columns) as DTM*DNV dot products, each held as a
+ * vector of VW partial sums along k: per VW steps of k, DNV vector loads of B rows
+ * and DTM of A rows feed DTM*DNV FMAs. Its tile is its own (DOT_TM, DOT_NV; else
+ * matmul's TM x NV): the loads per FMA are DTM + DNV per DTM*DNV, so a square tile
+ * needs fewest (src/kernels/matmul.c has the measurements). Nothing is packed: for small M and a long K (the weight gradients of a
  * network) packing B^T cost more than the product. A kernel of its own: as a branch of
  * matmul that returned before matmul's barriers, POCL ran it wrong in groups of 4.
- * Launch: global = {roundup(ceil(N/NV), WGX), roundup(ceil(M/TM), WGY)}, over a range
+ * Launch: global = {roundup(ceil(N/DNV), WGX), roundup(ceil(M/DTM), WGY)}, over a range
  * of columns through the global offset of dimension 0. Tiles past an edge move back
  * inside the matrix (as in matmul) when it is at least a tile, else read clamped
  * rows; either way each element of C is stored by the work-item owning it.
@@ -391,6 +394,19 @@ REAL lane_sum(REALV v)
     return s;
 }
 
+#if defined(DOT_TM) && DOT_TM > 0 && defined(FIT_TM) && FIT_TM > 0
+#define DTM FIT_TM /* fitted to C's rows (the host fits this tile, not matmul's) */
+#elif defined(DOT_TM) && DOT_TM > 0
+#define DTM DOT_TM
+#else
+#define DTM TM
+#endif
+#if defined(DOT_NV) && DOT_NV > 0
+#define DNV DOT_NV
+#else
+#define DNV NV
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
                 __global const REAL *A, const ulong a_off, const uint lda,
@@ -400,48 +416,48 @@ void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
     A += a_off;
     B += b_off;
     C += c_off;
-    const size_t col0 = get_global_id(0) * (size_t)NV, row0 = get_global_id(1) * (size_t)TM;
+    const size_t col0 = get_global_id(0) * (size_t)DNV, row0 = get_global_id(1) * (size_t)DTM;
     if (row0 >= M || col0 >= N)
         return;
-    const size_t r = M >= TM ? min(row0, (size_t)(M - TM)) : row0;
-    const size_t c = N >= NV ? min(col0, (size_t)(N - NV)) : col0;
-    const __global REAL *Ar[TM];
-    const __global REAL *Br[NV];
+    const size_t r = M >= DTM ? min(row0, (size_t)(M - DTM)) : row0;
+    const size_t c = N >= DNV ? min(col0, (size_t)(N - DNV)) : col0;
+    const __global REAL *Ar[DTM];
+    const __global REAL *Br[DNV];
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+    for (int i = 0; i < DTM; ++i)
         Ar[i] = A + min(r + i, (size_t)M - 1) * lda;
 #pragma unroll
-    for (int j = 0; j < NV; ++j)
+    for (int j = 0; j < DNV; ++j)
         Br[j] = B + min(c + j, (size_t)N - 1) * ldb;
 
-    REALV acc[TM][NV];
+    REALV acc[DTM][DNV];
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+    for (int i = 0; i < DTM; ++i)
 #pragma unroll
-        for (int j = 0; j < NV; ++j)
+        for (int j = 0; j < DNV; ++j)
             acc[i][j] = (REALV)(0);
     const uint kv = K / VW * VW;
     for (uint k = 0; k < kv; k += VW) {
-        REALV b[NV];
+        REALV b[DNV];
 #pragma unroll
-        for (int j = 0; j < NV; ++j)
+        for (int j = 0; j < DNV; ++j)
             b[j] = VLOAD(0, Br[j] + k);
 #pragma unroll
-        for (int i = 0; i < TM; ++i) {
+        for (int i = 0; i < DTM; ++i) {
             const REALV a = VLOAD(0, Ar[i] + k);
 #pragma unroll
-            for (int j = 0; j < NV; ++j)
+            for (int j = 0; j < DNV; ++j)
                 acc[i][j] = fma(a, b[j], acc[i][j]);
         }
     }
     const int use_beta = beta != (REAL)(0);
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
+    for (int i = 0; i < DTM; ++i) {
         const size_t rr = r + i;
         if (rr < row0 || rr >= M)
             continue;
 #pragma unroll
-        for (int j = 0; j < NV; ++j) {
+        for (int j = 0; j < DNV; ++j) {
             const size_t cc = c + j;
             if (cc < col0 || cc >= N)
                 continue;

@@ -9,7 +9,13 @@
  * Launch: 1-D, any work-group size, one work-item per (n, k) plane, N * K of
  * them in the order g = n * K + k (extra work-items return), each moving the
  * plane's positions p0..p1-1: the host slices planes where a work-item may
- * loop only so far (parameter loops). */
+ * loop only so far (parameter loops).
+ *
+ * Each run moves eight elements at a time as vectors, then one by one: copied
+ * element by element, POCL vectorised the runs across work-items, each element
+ * a gather and a scatter (nn-conv-phases at batch 256, 2 cores, AVX-512,
+ * medians of 5 alternated runs: conv1's forward pass 1.10x faster this way,
+ * conv2's backward pass 1.12x). */
 
 /* y (at y_off, row stride ldy) = yc + b[k] on every element of plane k (b at
  * b_off; has_bias 0: no bias, b is not read). */
@@ -24,7 +30,10 @@ __kernel void conv_rows(const ulong N, const ulong K, const ulong PL, const ulon
     const REAL bias = has_bias ? b[b_off + k] : (REAL)0;
     __global const REAL *src = yc + k * (N * PL) + n * PL;
     __global REAL *dst = y + y_off + n * ldy + k * PL;
-    for (ulong p = p0; p < p1; ++p)
+    ulong p = p0;
+    for (; p + 8 <= p1; p += 8)
+        vstore8(vload8(0, src + p) + bias, 0, dst + p);
+    for (; p < p1; ++p)
         dst[p] = src[p] + bias;
 }
 
@@ -39,6 +48,9 @@ __kernel void conv_cols(const ulong N, const ulong K, const ulong PL, const ulon
         return;
     __global const REAL *src = dy + dy_off + n * lddy + k * PL;
     __global REAL *dst = dyc + k * (N * PL) + n * PL;
-    for (ulong p = p0; p < p1; ++p)
+    ulong p = p0;
+    for (; p + 8 <= p1; p += 8)
+        vstore8(vload8(0, src + p), 0, dst + p);
+    for (; p < p1; ++p)
         dst[p] = src[p];
 }

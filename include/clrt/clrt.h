@@ -274,6 +274,8 @@ typedef struct clrt_build_event {
     double seconds;      /**< wall time of the build. POCL generates machine code at
                               a kernel's first launch, after this */
     clrt_build_source source; /**< compiled from source, or loaded from clrt's cache */
+    const char *uncached; /**< when cache_dir is "": why no cache keeps this build, when
+                               known ("POCL's cache is off, every run compiles"); else "" */
 } clrt_build_event;
 /** Called once per build, on the thread that asked for it: the event and a
  *  one-line text of it ("clrt: built matmul float32 [...] for <device> in

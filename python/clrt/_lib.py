@@ -159,7 +159,7 @@ class BuildEvent(ctypes.Structure):
     """clrt_build_event (clrt.h)."""
     _fields_ = [("kernel", ctypes.c_char_p), ("dtype", ctypes.c_char_p), ("variant", ctypes.c_char_p),
                 ("device", ctypes.c_char_p), ("cache_dir", ctypes.c_char_p), ("seconds", ctypes.c_double),
-                ("source", ctypes.c_int)]
+                ("source", ctypes.c_int), ("uncached", ctypes.c_char_p)]
 
 
 _LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(BuildEvent), ctypes.c_char_p, ctypes.c_void_p)
@@ -190,21 +190,14 @@ def _say(text):
     sys.stderr.flush()
 
 
-def _process_env(name):
-    """The process's variable now: the library may set POCL's (os.environ is a copy of the start)."""
-    libc = ctypes.CDLL(None)
-    libc.getenv.restype, libc.getenv.argtypes = ctypes.c_char_p, [ctypes.c_char_p]
-    v = libc.getenv(name.encode())
-    return v.decode(errors="replace") if v is not None else None
-
-
 def _notice_of(ev):
     where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
+    why_not = ev.uncached.decode(errors="replace") if ev.uncached else ""
     device = ev.device.decode(errors="replace")
     if where:
         return f"clrt: compiling kernels for {device} (first run only; cached in {where})"
-    if _process_env("POCL_KERNEL_CACHE") == "0":
-        return f"clrt: compiling kernels for {device} (not cached: POCL's cache is off, every run compiles)"
+    if why_not:
+        return f"clrt: compiling kernels for {device} (not cached: {why_not})"
     return f"clrt: compiling kernels for {device} (first run only)"
 
 

@@ -42,7 +42,13 @@ static int make_dirs(char *path)
     if (mkdir(path, 0700) != 0 && errno != EEXIST)
         return -1;
     struct stat st;
-    return (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR; /* not mkdir's EEXIST: something else has the name */
+        return -1;
+    }
+    return 0;
 }
 
 int clrt__cache_root(char *out, size_t cap)

@@ -31,6 +31,10 @@
       "variant 0, wgx = wgy: work-groups walk row tiles first: 0 never, 1 when the shape pays, 2 always")    \
     X(dot, NULL, 0, 2, "", "",                                                                                \
       "variant 0, A B^T: tm x (tn/vw) dot products along k, nothing packed: 0 never, 1 when it pays, 2 always") \
+    X(dot_tm, "DOT_TM", 0, 64, "", "",                                                                        \
+      "variant 0, the dot form: rows of C per work-item; 0 = tm (fitted to C as tm is)")                     \
+    X(dot_nv, "DOT_NV", 0, 64, "", "",                                                                        \
+      "variant 0, the dot form: columns of C per work-item (dot products per row); 0 = tn / vw")             \
     X(fit_rows, NULL, 0, 2, "", "",                                                                           \
       "variant 0: C with few rows takes tiles of fewer rows, as many as tm makes: 0 never, 1 when it pays, 2 always") \
     X(maxreg, NULL, 0, 255, "", "",                                                                           \

@@ -162,11 +162,19 @@ int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K,
     return p->dot == 2 || dot_pays(p, M, N, K);
 }
 
+void clrt__matmul_dot_tile(const clrt__matmul_params *p, size_t *rows, size_t *cols)
+{
+    *rows = p->dot_tm ? p->dot_tm : p->tm;
+    *cols = p->dot_nv ? p->dot_nv : p->tn / p->vw;
+}
+
 size_t clrt__matmul_dot_columns(const clrt__matmul_params *p, size_t N, size_t K, size_t elem, size_t max_scratch)
 {
     /* columns of C per launch: their rows of B (K x elem each) within max_scratch, so
      * that the row tiles after the first find them in the last-level cache */
-    const size_t unit = (size_t)(p->tn / p->vw) * p->wgx; /* a work-group's columns */
+    size_t tm, nv;
+    clrt__matmul_dot_tile(p, &tm, &nv);
+    const size_t unit = nv * p->wgx; /* a work-group's columns */
     size_t cols = max_scratch / elem / K / unit * unit;
     if (cols < unit)
         cols = unit;
@@ -175,11 +183,12 @@ size_t clrt__matmul_dot_columns(const clrt__matmul_params *p, size_t N, size_t K
 
 void clrt__matmul_dot_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2])
 {
-    const size_t tn = p->tn / p->vw; /* columns of C per work-item */
+    size_t tm, nv; /* C's rows and columns per work-item */
+    clrt__matmul_dot_tile(p, &tm, &nv);
     local[0] = p->wgx;
     local[1] = p->wgy;
-    global[0] = clrt__ceil_div(clrt__ceil_div(N, tn), p->wgx) * p->wgx;
-    global[1] = clrt__ceil_div(clrt__ceil_div(M, p->tm), p->wgy) * p->wgy;
+    global[0] = clrt__ceil_div(clrt__ceil_div(N, nv), p->wgx) * p->wgx;
+    global[1] = clrt__ceil_div(clrt__ceil_div(M, tm), p->wgy) * p->wgy;
 }
 
 void clrt__matmul_pack_geometry(int tb, unsigned vw, size_t K, size_t p0, size_t panels, size_t kernel_wg,

@@ -36,10 +36,13 @@ int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, si
 unsigned clrt__matmul_fit_rows(const clrt__matmul_params *p, size_t M, size_t N, size_t K);
 /* Whether A B^T runs in the dot form (cl/matmul_cpu.cl matmul_dot) with p. */
 int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K, int ta, int tb);
+/* The dot form's tile: rows and columns of C per work-item (dot_tm x dot_nv,
+ * each 0 meaning matmul's tm and tn / vw). */
+void clrt__matmul_dot_tile(const clrt__matmul_params *p, size_t *rows, size_t *cols);
 /* Columns of C per dot-form launch (a multiple of a work-group's, or all N):
  * their rows of B within max_scratch bytes. */
 size_t clrt__matmul_dot_columns(const clrt__matmul_params *p, size_t N, size_t K, size_t elem, size_t max_scratch);
-/* Its NDRange for M x N: a tm x (tn/vw) tile of C per work-item. */
+/* Its NDRange for M x N: the dot tile of C per work-item. */
 void clrt__matmul_dot_geometry(const clrt__matmul_params *p, size_t M, size_t N, size_t global[2], size_t local[2]);
 /* pack_b's NDRange and offset for panels p0 .. p0+panels-1 of depth K (tb:
  * op(B) = B^T, moved vw rows of a panel per work-item); kernel_wg is its

@@ -12,7 +12,7 @@
 
 /* Most parameters one kernel may have; a kernel's parameter struct is that
  * many unsigned values at most, in declaration order, without padding. */
-enum { CLRT__MAX_PARAMS = 16 };
+enum { CLRT__MAX_PARAMS = 20 };
 /* Auxiliary kernels a built-in kernel may have (packing steps, other forms). */
 enum { CLRT__MAX_AUX = 5 };
 /* Largest value any parameter may take in text (tuned files, overrides). */

@@ -169,7 +169,8 @@ static int gemm_packed(clrt_queue *q, clrt__built *k, const char *func, const ge
 static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_args *g)
 {
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
-    const size_t nv = p.tn / p.vw;
+    size_t tm, nv;
+    clrt__matmul_dot_tile(&p, &tm, &nv);
     const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
                                                  clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
     const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, 0};
@@ -378,7 +379,9 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     int dot = clrt__matmul_dot(&p0, c->rows, c->cols, K, ta == CLRT_TRANS, tb == CLRT_TRANS);
     int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
                   (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
-    const clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
+    clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
+    if (dot && p0.dot_tm) /* the dot form's own tile is the one fitted */
+        tile.tm = p0.dot_tm;
     variant |= (int)(clrt__matmul_fit_rows(&tile, c->rows, c->cols, K) << CLRT__MATMUL_ROWS_SHIFT);
     clrt__built *k;
     status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)a->dtype, variant, func, &k);

@@ -151,14 +151,14 @@ done:
 
 /* A cache that cannot be written is not an error (the program works), but
  * its user should know why every run compiles again: once per process. */
-static void warn_unwritable(const char *dir, int why)
+static void warn_unwritable(const char *dir, const char *why)
 {
     static atomic_int said;
     if (atomic_exchange(&said, 1))
         return;
     fprintf(stderr, "clrt: cannot write the program cache %s (%s); running without it (CLRT_CACHE_DIR names "
                     "another folder, CLRT_CACHE=0 turns it off)\n", dir[0] ? dir : "(no folder: $HOME is unset)",
-            strerror(why));
+            why);
 }
 
 void clrt__binary_cache_store(const char *header, cl_program program)
@@ -173,8 +173,9 @@ void clrt__binary_cache_store(const char *header, cl_program program)
     dir[0] = '\0';
     if (!bin || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
         goto done;
+    errno = 0; /* set by whatever fails in making the folder; 0: nothing the OS said */
     if (entry_path(header, 1, dir, sizeof dir, path, sizeof path) != 0) {
-        warn_unwritable(dir, errno);
+        warn_unwritable(dir, errno ? strerror(errno) : dir[0] ? "its path is too long" : "no folder to use");
         goto done;
     }
     char trailer[64];
@@ -193,8 +194,8 @@ void clrt__binary_cache_store(const char *header, cl_program program)
         clrt__dir_trim(dir, ".bin", max_bytes(), path + strlen(dir) + 1);
     else if (rc == -2) /* a folder that is not the user's own: said by trust's warning */
         clrt__untrusted_warn(path, why);
-    else
-        warn_unwritable(dir, errno);
+    else /* the writer's own account: errno may have moved on since (its cleanup) */
+        warn_unwritable(dir, why);
 done:
     free(bin);
     free(file);

@@ -39,17 +39,23 @@ double clrt__build_clock(void)
 }
 
 /* Where later processes find this build: clrt's program folder when clrt
- * stores it, else the driver's own cache where clrt knows it (POCL's). */
-static void cache_dir(const clrt_context *ctx, char *out, size_t cap)
+ * stores it, else the driver's own cache where clrt knows it (POCL's); with
+ * neither, *uncached says why where it is known. */
+static void cache_dir(const clrt_context *ctx, char *out, size_t cap, const char **uncached)
 {
     out[0] = '\0';
+    *uncached = "";
     if (clrt__binary_cache_stores(ctx)) {
         if (clrt__cache_dir("programs", 0, out, cap) != 0)
             out[0] = '\0';
         return;
     }
+    if (!clrt__icontains(ctx->info.platform, "portable computing language", 27))
+        return;
     const char *kc = getenv("POCL_KERNEL_CACHE"); /* "0": POCL keeps nothing (driver_env.c sets it too) */
-    if (clrt__icontains(ctx->info.platform, "portable computing language", 27) && !(kc && strcmp(kc, "0") == 0))
+    if (kc && strcmp(kc, "0") == 0)
+        *uncached = "POCL's cache is off, every run compiles";
+    else
         clrt__pocl_cache_dir(out, cap);
 }
 
@@ -61,9 +67,10 @@ void clrt__build_log(const clrt_context *ctx, const clrt__build_what *what, doub
     if (!t.fn && !clrt__env_flag("CLRT_LOG", 0))
         return;
     char dir[512], line[1024];
-    cache_dir(ctx, dir, sizeof dir);
+    const char *uncached;
+    cache_dir(ctx, dir, sizeof dir, &uncached);
     const clrt_build_event ev = {what->kernel, what->dtype, what->variant, ctx->info.name, dir, seconds,
-                                 cached ? CLRT_BUILD_CACHED : CLRT_BUILD_COMPILED};
+                                 cached ? CLRT_BUILD_CACHED : CLRT_BUILD_COMPILED, uncached};
     snprintf(line, sizeof line, "clrt: built %s%s%s%s%s%s for %s in %.2f s (%s)", ev.kernel, ev.dtype[0] ? " " : "",
              ev.dtype, ev.variant[0] ? " [" : "", ev.variant, ev.variant[0] ? "]" : "", ev.device, seconds,
              cached ? "from clrt's program cache" : "built from source");

@@ -315,16 +315,18 @@ static void gemm_packed_launches(void **state)
     clrt_context_destroy(ctx);
 }
 
-/* A B^T in the dot form (tm x tn/vw dot products along k, nothing packed), forced
- * on every driver: thin and odd shapes, K below, at and past a multiple of vw, views,
+/* A B^T in the dot form (tm x tn/vw dot products along k, or its own dot_tm x
+ * dot_nv, nothing packed), forced on every driver: thin and odd shapes, K below, at and past a multiple of vw, views,
  * alpha and beta, groups over several tiles, launches over slices of C's columns
  * (counted); the other transpose pairs with the same parameters stay correct. */
 static void gemm_dot_form(void **state)
 {
     (void)state;
     static const char *const variants[] = {
-        "use_local=0 tm=4 tn=24 tk=16 wgx=1 wgy=1 vw=8 pack=1 tkp=0 dot=2",
-        "use_local=0 tm=3 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=0 pack_kib=1 dot=2",
+        "use_local=0 tm=4 tn=24 tk=16 wgx=1 wgy=1 vw=8 pack=1 tkp=0 dot=2 dot_tm=0 dot_nv=0",
+        "use_local=0 tm=3 tn=4 tk=8 wgx=2 wgy=2 vw=2 pack=0 tkp=0 pack_kib=1 dot=2 dot_tm=0 dot_nv=0",
+        /* a dot tile of its own (3 x 5), fitted to 1 and 2 rows */
+        "use_local=0 tm=4 tn=8 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_kib=1 dot=2 dot_tm=3 dot_nv=5 fit_rows=2",
     };
     static const size_t shapes[][3] = {{1, 1, 1},  {7, 5, 17},  {17, 33, 16}, {2, 9, 3},
                                        {13, 40, 9}, {5, 2, 8},   {30, 7, 41}};
@@ -350,6 +352,14 @@ static void gemm_dot_form(void **state)
             check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 4, 13, 32, 1.0, 0.0, 0);
             assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 2);
         }
+        if (v == 2) {
+            /* 1 KiB of B's rows per launch, whole groups of dot_nv = 5 columns: 5
+             * columns of K = 40, so 37 columns in 8 launches (2 columns a work-item,
+             * tn / vw, would make it 7) */
+            clrt__debug_fault_clear();
+            check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_TRANS, 9, 37, 40, 1.0, 0.0, 2);
+            assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 8);
+        }
         if (tu_fx->dev.has_fp64) {
             TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, variants[v]));
             for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
@@ -369,7 +379,8 @@ static void gemm_dot_form(void **state)
 static void gemm_narrow_variant(void **state)
 {
     (void)state;
-    static const char params[] = "use_local=0 tm=3 tn=12 tk=8 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 rows_first=1";
+    static const char params[] =
+        "use_local=0 tm=3 tn=12 tk=8 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 dot_tm=0 dot_nv=0 rows_first=1";
     static const size_t shapes[][3] = {{13, 5, 9}, {1, 1, 1}, {6, 4, 3}, {7, 11, 20}, {5, 3, 33}, {12, 8, 1}};
     static const clrt_trans pairs[][2] = {
         {CLRT_NO_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_NO_TRANS}, {CLRT_TRANS, CLRT_TRANS}};
@@ -433,7 +444,8 @@ static void gemm_fitted_rows(void **state)
     assert_int_equal(clrt__matmul_fit_rows(&r, 9, 3, 3), 0);
 
     static const char *const variants[] = {
-        "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 rows_first=1 fit_rows=2",
+        "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 dot=1 dot_tm=0 dot_nv=0 rows_first=1 "
+        "fit_rows=2",
         /* both operands packed, in slices of 1 KiB of B */
         "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=2 tkp=8 pack_kib=1 pack_a=2 dot=0 rows_first=0 "
         "fit_rows=2",

@@ -230,7 +230,7 @@ static void conv(void **state)
         {5, 20, 12, 12, 50, 5, 5, 1, 0}, /* the article's conv2 */
         {3, 7, 13, 17, 9, 3, 3, 2, 1},
     };
-    const size_t ncases = tu_small() ? 6 : sizeof cases / sizeof *cases;
+    const size_t ncases = tu_small() ? 7 : sizeof cases / sizeof *cases;
     for (int d = 0; d < tu_n_dtypes(); d++)
         for (size_t i = 0; i < ncases; i++)
             check_conv(tu_dtype_at(d), &cases[i], i != 1, (int)(i & 1), 7);
@@ -372,6 +372,7 @@ static void maxpool(void **state)
     static const pool_case cases[] = {
         /* n  c  h   w size stride */
         {1, 1, 1, 1, 1, 1},   /* one pixel */
+        {2, 3, 5, 35, 2, 2},  /* 17 windows a row: two runs of 8 side by side and one alone, odd sizes */
         {3, 3, 7, 9, 2, 2},   /* odd sizes: the last row and column are in no window */
         {2, 7, 8, 5, 3, 2},   /* overlapping windows */
         {3, 2, 9, 10, 3, 3},
@@ -380,7 +381,7 @@ static void maxpool(void **state)
         {5, 20, 24, 24, 2, 2}, /* the article's pool1 */
         {5, 50, 8, 8, 2, 2},  /* the article's pool2 */
     };
-    const size_t ncases = tu_small() ? 6 : sizeof cases / sizeof *cases;
+    const size_t ncases = tu_small() ? 7 : sizeof cases / sizeof *cases;
     for (int d = 0; d < tu_n_dtypes(); d++)
         for (size_t i = 0; i < ncases; i++) {
             check_pool(tu_dtype_at(d), &cases[i], (int)(i & 1), 0, 0);

@@ -1,6 +1,7 @@
 /* The build log (clrt_set_log, $CLRT_LOG): every program build is reported
  * once, on the thread that asked for it, with the kernel, dtype, variant,
- * device, seconds and where it came from (compiled, or clrt's program cache);
+ * device, seconds, where it came from (compiled, or clrt's program cache) and
+ * where it is kept (or why nowhere);
  * NULL stops it; with no callback, $CLRT_LOG on prints each line to stderr. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ enum { MAX_EVENTS = 64 };
 typedef struct seen {
     int n;
     char kernel[MAX_EVENTS][32], dtype[MAX_EVENTS][16], device[MAX_EVENTS][256], line[MAX_EVENTS][512];
+    char cache_dir[MAX_EVENTS][512], uncached[MAX_EVENTS][128];
     double seconds[MAX_EVENTS];
     int source[MAX_EVENTS];
 } seen;
@@ -28,6 +30,8 @@ static void record(const clrt_build_event *ev, const char *line, void *user)
     snprintf(s->dtype[s->n], sizeof s->dtype[0], "%s", ev->dtype);
     snprintf(s->device[s->n], sizeof s->device[0], "%s", ev->device);
     snprintf(s->line[s->n], sizeof s->line[0], "%s", line);
+    snprintf(s->cache_dir[s->n], sizeof s->cache_dir[0], "%s", ev->cache_dir);
+    snprintf(s->uncached[s->n], sizeof s->uncached[0], "%s", ev->uncached);
     s->seconds[s->n] = ev->seconds;
     s->source[s->n] = (int)ev->source;
     s->n++;
@@ -123,6 +127,46 @@ static void cached_builds_say_so(void **state)
             assert_non_null(strstr(s.line[i], "from clrt's program cache"));
         }
     assert_true(cached >= 3); /* the fill's, the add's and the product's programs */
+    for (int i = 0; i < s.n; i++) {
+        assert_string_equal(s.cache_dir[i], s.cache_dir[0]); /* clrt's folder: kept there */
+        assert_non_null(strstr(s.cache_dir[i], dir));
+        assert_string_equal(s.uncached[i], "");
+    }
+}
+
+/* clrt's cache off (as in every test): on POCL the builds are kept in POCL's
+ * folder, unless POCL_KERNEL_CACHE=0 turns it off, which the event says;
+ * another driver's cache is unknown to clrt: no folder, no reason. */
+static void where_builds_are_kept(void **state)
+{
+    (void)state;
+    clrt_device_info dev;
+    TU_OK(clrt_device_select(NULL, &dev));
+    const int pocl = strstr(dev.platform, "Portable Computing Language") != NULL;
+    const char *was = getenv("POCL_KERNEL_CACHE");
+    char keep[64] = "";
+    if (was)
+        snprintf(keep, sizeof keep, "%s", was);
+    for (int off = 0; off < 2; off++) {
+        seen s = {0};
+        if (off)
+            setenv("POCL_KERNEL_CACHE", "0", 1);
+        else
+            unsetenv("POCL_KERNEL_CACHE");
+        clrt_set_log(record, &s);
+        builds();
+        clrt_set_log(NULL, NULL);
+        assert_true(s.n >= 3);
+        for (int i = 0; i < s.n; i++) {
+            const int in_pocl_folder = pocl && !off;
+            assert_int_equal(s.cache_dir[i][0] != '\0', in_pocl_folder);
+            assert_string_equal(s.uncached[i], pocl && off ? "POCL's cache is off, every run compiles" : "");
+        }
+    }
+    if (was)
+        setenv("POCL_KERNEL_CACHE", keep, 1);
+    else
+        unsetenv("POCL_KERNEL_CACHE");
 }
 
 /* No callback, $CLRT_LOG on: the lines go to stderr. */
@@ -147,6 +191,7 @@ int main(void)
         cmocka_unit_test_teardown(every_build_reported_once, tu_teardown_no_live),
         cmocka_unit_test_teardown(cached_builds_say_so, tu_teardown_no_live),
         cmocka_unit_test_teardown(env_switch_prints, tu_teardown_no_live),
+        cmocka_unit_test_teardown(where_builds_are_kept, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * still gives correct results; a cache folder or entry that another user
  * owns or may write is neither read nor written, with one warning. Forced on
  * (CLRT_CACHE=on) whatever the driver. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/capture.h"
 #include "common/temp_files.h"
 #include "common/test_util.h"
 
@@ -189,7 +191,17 @@ static void off_switch_and_unwritable_dir(void **state)
 
     setenv("CLRT_CACHE", "on", 1);
     setenv("CLRT_CACHE_DIR", "/proc/clrt-cannot-write-here", 1);
+    /* the reason the OS gives for that folder, as the test meets it too */
+    errno = 0;
+    assert_int_not_equal(mkdir("/proc/clrt-cannot-write-here", 0700), 0);
+    char reason[200], said[4096];
+    snprintf(reason, sizeof reason, "cannot write the program cache /proc/clrt-cannot-write-here/programs (%s)",
+             strerror(errno));
+    tu_capture_stderr();
     run_add(); /* a cache that cannot be written is not an error */
+    tu_captured_stderr(said, sizeof said);
+    if (!strstr(said, reason))
+        fail_msg("expected \"%s\" on stderr, got: %s", reason, said);
     setenv("CLRT_CACHE_DIR", dir, 1);
 }
 

@@ -112,6 +112,7 @@ PIN(EVENT(device), const char *);
 PIN(EVENT(cache_dir), const char *);
 PIN(EVENT(seconds), double);
 PIN(EVENT(source), clrt_build_source);
+PIN(EVENT(uncached), const char *);
 
 static void status_codes_distinct(void **state)
 {

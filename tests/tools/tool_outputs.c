@@ -318,6 +318,18 @@ static void compile_notice_and_log(void **state)
     ok(run(cmd));
     if (lines_with("clrt: built matmul") < 1 || lines_with("clrt: built ") != built || repeated("clrt: built "))
         fail_msg("expected CLRT_LOG's line for each of the %d builds, once; stderr: \"%s\"", built, err);
+    /* POCL's cache off: the notice says the builds are kept nowhere, and why
+     * (the library's build event carries the reason; clrt-bench, one add) */
+    clrt_device_info dev;
+    TU_OK(clrt_device_select(NULL, &dev));
+    snprintf(cmd, sizeof cmd, "%s CLRT_TOOLS_COMPILE_S=0 POCL_KERNEL_CACHE=0 '%s' %s >/dev/null", cold_lsan,
+             CLRT_BENCH_PATH, bench_args);
+    ok(run(cmd));
+    const char *want = strstr(dev.platform, "Portable Computing Language")
+                           ? "clrt: compiling kernels for|(not cached: POCL's cache is off, every run compiles)"
+                           : "clrt: compiling kernels for|(first run only)";
+    if (lines_with(want) != 1 || lines_with("clrt: compiling kernels for") != 1)
+        fail_msg("expected one notice \"%s\"; stderr: \"%s\"", want, err);
 }
 
 int main(void)

@@ -39,14 +39,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* POCL_KERNEL_CACHE=0: set by the user, or by clrt for a POCL cache folder it
- * cannot write (the library then reports no cache folder). */
-static int pocl_cache_off(void)
-{
-    const char *v = getenv("POCL_KERNEL_CACHE");
-    return v && v[0] == '0' && v[1] == '\0';
-}
-
 static void on_build(const clrt_build_event *ev, const char *line, void *user)
 {
     (void)user;
@@ -72,9 +64,8 @@ static void on_build(const clrt_build_event *ev, const char *line, void *user)
             if (ev->cache_dir[0])
                 fprintf(stderr, "clrt: compiling kernels for %s (first run only; cached in %s)\n", ev->device,
                         ev->cache_dir);
-            else if (pocl_cache_off())
-                fprintf(stderr, "clrt: compiling kernels for %s (not cached: POCL's cache is off, every run "
-                                "compiles)\n", ev->device);
+            else if (ev->uncached && ev->uncached[0])
+                fprintf(stderr, "clrt: compiling kernels for %s (not cached: %s)\n", ev->device, ev->uncached);
             else
                 fprintf(stderr, "clrt: compiling kernels for %s (first run only)\n", ev->device);
         }
