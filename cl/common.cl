@@ -2,7 +2,7 @@
  * embedded in the library (cmake/EmbedCL.cmake), so that the element type,
  * vector types and loads mean the same in every kernel. OpenCL C 1.2.
  *
- * Build options every built-in kernel gets (src/params.c):
+ * Build options every built-in kernel gets (src/kernels/params.c):
  *   REAL        float, double or int: the element type
  *   CLRT_DTYPE  1 float, 2 double, 3 int (clrt_dtype)
  *   CLRT_FP64   1 with double: enables cl_khr_fp64
@@ -38,5 +38,19 @@
 
 /* Lane q (a constant once loops are unrolled) of a private vector. */
 #define LANE(v, q) (((REAL *)&(v))[q])
+
+/* dst[0 .. n) = src[0 .. n): eight elements at a time as vectors, then one by
+ * one. A run copied element by element inside a work-item is vectorised by
+ * POCL across work-items, each element becoming a gather and a scatter
+ * (im2col, conv_cols: conv2's backward pass at batch 256 about 1.7 ms slower
+ * that way, 2 cores of an AVX-512 CPU). */
+void clrt_copy_run(__global const REAL *src, __global REAL *dst, const ulong n)
+{
+    ulong i = 0;
+    for (; i + 8 <= n; i += 8)
+        vstore8(vload8(0, src + i), 0, dst + i);
+    for (; i < n; ++i)
+        dst[i] = src[i];
+}
 
 /* ---- end of the prelude */

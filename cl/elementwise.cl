@@ -2,7 +2,7 @@
  * reading b chosen at build time: copy, fill, the binary and unary ops, axpby,
  * scale. OpenCL C 1.2.
  *
- * Build options (src/k_elementwise.h lists them; src/k_elementwise.c picks them
+ * Build options (src/kernels/elementwise.h lists them; src/kernels/elementwise.c picks them
  * per device and makes the op's; REAL, VW and the vector macros come from the
  * prelude, cl/common.cl):
  *   VW     vector width (1, 2, 4, 8, 16): explicit vectors, since POCL's implicit
@@ -46,7 +46,7 @@
 #define WG 64
 #endif
 
-/* The op codes: the same numbers as clrt__ew_op in src/k_elementwise.h. */
+/* The op codes: the same numbers as clrt__ew_op in src/kernels/elementwise.h. */
 #define EW_ADD 0
 #define EW_SUB 1
 #define EW_MUL 2

@@ -3,7 +3,7 @@
  * row-major with its own start offset and row stride (views). OpenCL C 1.2; REAL,
  * VW, REALV, VLOAD/VSTORE and LANE come from the prelude (cl/common.cl).
  *
- * Build options (src/k_matmul.h lists the tuning ones; src/k_matmul.c picks them):
+ * Build options (src/kernels/matmul_params.h lists the tuning ones; src/kernels/matmul.c picks them):
  *   TM, TN    rows / columns of C per work-item (TN a multiple of VW)
  *   TK        k block (cache block) when B is read in place
  *   TKP       k block when B is packed (packed bit 0); 0 = TK
@@ -13,7 +13,7 @@
  *   NARROW    1: the tile is NARROW_TM x NARROW_TN (for C thinner than TN: the
  *             launch variant, not tuned)
  *   FIT_TM    > 0: the tile has FIT_TM rows instead (C with few rows: the launch
- *             variant, src/k_matmul_plan.c clrt__matmul_fit_rows)
+ *             variant, src/kernels/matmul_plan.c clrt__matmul_fit_rows)
  *   DOT_TM, DOT_NV  > 0: matmul_dot's tile, rows x columns of C (0: TM x NV); with
  *             DOT_TM, FIT_TM fits that tile's rows instead of matmul's
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
@@ -60,7 +60,7 @@
 #endif
 #if NARROW
 /* C thinner than TN columns: the launch variant's own tile, NARROW_TM x NARROW_TN
- * (one vector of columns; src/k_matmul.c picks it for both sides) */
+ * (one vector of columns; src/kernels/matmul.c picks it for both sides) */
 #undef TM
 #undef TN
 #define TM NARROW_TM
@@ -95,7 +95,7 @@
  * makes them all walk the same TK x TN block of that panel while it is in cache
  * (measured on POCL at 2048^3: TK=256 ~30% faster than no k blocking). Once B is
  * packed (below) that sharing no longer pays for the barrier: the CPU default is a
- * group of one work-item (src/k_matmul.c), the sharing stays for the tuner to try.
+ * group of one work-item (src/kernels/matmul.c), the sharing stays for the tuner to try.
  * No local memory: on CPU drivers it is ordinary memory, and staging the B block in
  * __local (a packed copy) measured half the speed on POCL.
  *
@@ -372,8 +372,9 @@ __kernel void pack_a(const uint M, const uint K, __global const REAL *A, const u
  * vector of VW partial sums along k: per VW steps of k, DNV vector loads of B rows
  * and DTM of A rows feed DTM*DNV FMAs. Its tile is its own (DOT_TM, DOT_NV; else
  * matmul's TM x NV): the loads per FMA are DTM + DNV per DTM*DNV, so a square tile
- * needs fewest (src/kernels/matmul.c has the measurements). Nothing is packed: for small M and a long K (the weight gradients of a
- * network) packing B^T cost more than the product. A kernel of its own: as a branch of
+ * needs fewest (src/kernels/matmul.c has the measurements). Nothing is packed:
+ * for small M and a long K (the weight gradients of a network) packing B^T cost
+ * more than the product. A kernel of its own: as a branch of
  * matmul that returned before matmul's barriers, POCL ran it wrong in groups of 4.
  * Launch: global = {roundup(ceil(N/DNV), WGX), roundup(ceil(M/DTM), WGY)}, over a range
  * of columns through the global offset of dimension 0. Tiles past an edge move back

@@ -1,5 +1,5 @@
-/* The gradient of relu and the softmax cross-entropy's rows (src/nn_layers.c,
- * src/nn_loss.c; src/k_nn.h lists the parameters). OpenCL C 1.2. Every
+/* The gradient of relu and the softmax cross-entropy's rows (src/nn/layers.c,
+ * src/nn/loss.c; src/kernels/nn.h lists the parameters). OpenCL C 1.2. Every
  * matrix has its start offset and row stride (views). */
 
 /* dx = dy where x > 0, 0 where x <= 0 (whatever dy holds there, as PyTorch's

@@ -1,4 +1,4 @@
-/* The 2-D convolution's layout changes (src/nn_conv.c; src/k_nn.h lists the
+/* The 2-D convolution's layout changes (src/nn/conv.c; src/kernels/nn.h lists the
  * parameters). OpenCL C 1.2.
  *
  * Geometry, every kernel: N images of C x H x W, filters of KH x KW, stride S,
@@ -20,22 +20,6 @@
  * than its copying). No %: with / and % both clang emits a freeze instruction
  * that Oclgrind cannot check (see transpose_plain.cl); remainders are
  * q - (q / d) * d. */
-
-/* dst[0 .. n) = src[0 .. n), eight elements at a time as vectors, then one by
- * one. Copied element by element, POCL vectorised the runs across work-items,
- * each element a gather and a scatter: conv2's im2col at batch 256 (2 cores,
- * AVX-512, nn-conv-phases, backward dw alone less its GEMM) took about 1.8 ms
- * more. (The same for col2im's sums made them slower: each run's vector
- * store and the next tap's load overlap in part, which the CPU cannot
- * forward.) */
-void copy_run(__global const REAL *src, __global REAL *dst, const uint n)
-{
-    uint i = 0;
-    for (; i + 8 <= n; i += 8)
-        vstore8(vload8(0, src + i), 0, dst + i);
-    for (; i < n; ++i)
-        dst[i] = src[i];
-}
 
 /* im2col: one work-item per (r, n), C*KH*KW * N of them in that order, writing
  * the OH x OW run of row r for image n (consecutive work-items write
@@ -62,7 +46,7 @@ void copy_run(__global const REAL *src, __global REAL *dst, const uint n)
             __global const REAL *row = src + (T)ih * (T)W;                                      \
             const ST iw0 = (ST)kw - (ST)P;                                                      \
             if (S == 1 && iw0 >= 0 && iw0 + (ST)OW <= (ST)W) {                                  \
-                copy_run(row + iw0, dst, (uint)OW); /* the whole run inside the row */         \
+                clrt_copy_run(row + iw0, dst, OW); /* the whole run inside the row */          \
                 continue;                                                                       \
             }                                                                                   \
             for (T ow = 0; ow < (T)OW; ++ow) {                                                  \
@@ -100,7 +84,9 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
         const T NP = (T)(N * OH * OW), hp = h + (T)P;                                           \
         __global REAL *dst = dx + dx_off + n * (T)lddx + c * (T)(H * W) + h * (T)W;             \
         if (S == 1) {                                                                           \
-            /* stride 1: tap (kh, kw) adds a shifted run of its row to dst's row */             \
+            /* stride 1: tap (kh, kw) adds a shifted run of its row to dst's row (element by \
+             * element: as vectors, each run's store and the next tap's load overlap in part, \
+             * which the CPU cannot forward, and it measured slower) */                     \
             for (T w = (T)w0; w < (T)w1; ++w)                                                   \
                 dst[w] = (REAL)0;                                                               \
             for (T kh = 0; kh < (T)KH; ++kh) {                                                  \
@@ -149,7 +135,7 @@ __kernel void col2im(const ulong N, const ulong C, const ulong H, const ulong W,
 }
 
 /* ------------------------------------------------------------------------------------
- * The direct convolution (parameter conv=1, src/nn_conv.c): an implicit GEMM, the
+ * The direct convolution (parameter conv=1, src/nn/conv.c): an implicit GEMM, the
  * product W cols computed without cols. Written for CPU drivers (POCL), where a
  * work-item is a loop iteration: like matmul_cpu.cl's micro-kernel, a work-item
  * holds a CTM x (CNV * VW) tile of the output in CTM * CNV vector registers:

@@ -1,4 +1,4 @@
-/* The 2-D convolution's output layout (src/nn_conv.c; src/k_nn.h lists the
+/* The 2-D convolution's output layout (src/nn/conv.c; src/kernels/nn.h lists the
  * parameters). OpenCL C 1.2.
  *
  * The convolution's GEMM gives yc, K x (N * PL) (PL = OH * OW, one output
@@ -48,9 +48,5 @@ __kernel void conv_cols(const ulong N, const ulong K, const ulong PL, const ulon
         return;
     __global const REAL *src = dy + dy_off + n * lddy + k * PL;
     __global REAL *dst = dyc + k * (N * PL) + n * PL;
-    ulong p = p0;
-    for (; p + 8 <= p1; p += 8)
-        vstore8(vload8(0, src + p), 0, dst + p);
-    for (; p < p1; ++p)
-        dst[p] = src[p];
+    clrt_copy_run(src + p0, dst + p0, p1 - p0);
 }

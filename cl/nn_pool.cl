@@ -1,4 +1,4 @@
-/* 2-D max-pooling, forward and backward (src/nn_pool.c; src/k_nn.h lists the
+/* 2-D max-pooling, forward and backward (src/nn/pool.c; src/kernels/nn.h lists the
  * parameters). OpenCL C 1.2.
  *
  * Geometry: N images of C x H x W (one row each, NCHW), windows of SZ x SZ,
@@ -38,7 +38,7 @@ typedef int8 pool_mask8;
 #endif
 #define POOL_TAKE8(v, pos)                                                                      \
     {                                                                                           \
-        const pool_mask8 take_ = ((v) > best) | (((v) != (v)) & (best == best));                    \
+        const pool_mask8 take_ = ((v) > best) | (isnan(v) & ~isnan(best));                      \
         best = select(best, (v), take_);                                                        \
         at = select(at, (pos), POOL_MASK8(take_));                                              \
     }

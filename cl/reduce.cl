@@ -1,8 +1,8 @@
 /* reduce: one level of a sum, maximum, minimum or argmax over the rows or the
- * columns of a strided matrix (src/k_reduce.h describes the levels and modes).
+ * columns of a strided matrix (src/kernels/reduce.h describes the levels and modes).
  * OpenCL C 1.2; REAL, VW, REALV, VLOAD and LANE come from the prelude (cl/common.cl).
  *
- * Build options (src/k_reduce.h lists the tuning ones; src/k_reduce.c picks them):
+ * Build options (src/kernels/reduce.h lists the tuning ones; src/kernels/reduce.c picks them):
  *   OP      1 sum, 2 max, 3 min, 4 argmax         } the launch variant,
  *   MODE    0 ROW_ITEMS, 1 ROW_GROUP, 2 COLS      } not tuning values
  *   WG      work-group size (a power of two)

@@ -1,7 +1,7 @@
 /* transpose, local-memory variant (use_local = 1, GPUs): c (cols x rows) = a^T for a
  * rows x cols, each with its own start offset and row stride (views). OpenCL C 1.2.
  *
- * Build options (src/k_transpose.h lists them; src/k_transpose.c picks them):
+ * Build options (src/kernels/transpose.h lists them; src/kernels/transpose.c picks them):
  *   TILE      the square tile of a a work-group moves through local memory
  *   WGX, WGY  work-group shape (each divides TILE)
  * Launch: local = {WGX, WGY}, global = {tiles * WGX, WGY}, tiles = ceil(rows/TILE) *

@@ -1,7 +1,7 @@
 /* transpose, plain variant (use_local = 0, CPUs): c (cols x rows) = a^T for a
  * rows x cols, each with its own start offset and row stride (views). OpenCL C 1.2.
  *
- * Build options (src/k_transpose.h lists them; src/k_transpose.c picks them):
+ * Build options (src/kernels/transpose.h lists them; src/kernels/transpose.c picks them):
  *   TILE   rows of a each work-item moves (a run of TILE consecutive elements of c)
  *   WGX    work-group size; WGY is not used here
  * Launch: 1-D, local = WGX, global = ceil(rows/TILE) * ceil(cols/WGX) * WGX: group g

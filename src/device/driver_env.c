@@ -14,11 +14,16 @@
 
 #include "base/util.h"
 
+int clrt__pocl_cache_off(void)
+{
+    const char *kc = getenv("POCL_KERNEL_CACHE"); /* POCL's own switch: "0" turns its cache off */
+    return kc && strcmp(kc, "0") == 0;
+}
+
 void clrt__pocl_cache_dir(char *out, size_t cap)
 {
     const char *env = getenv("POCL_CACHE_DIR");
-    const char *kc = getenv("POCL_KERNEL_CACHE"); /* POCL's own switch: "0" turns its cache off */
-    const char *sub = kc && strcmp(kc, "0") == 0 ? "pocl/uncached" : "pocl/kcache";
+    const char *sub = clrt__pocl_cache_off() ? "pocl/uncached" : "pocl/kcache";
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (env && *env)
         snprintf(out, cap, "%s", env);

@@ -17,6 +17,10 @@
  * /tmp/pocl/kcache. Always fills out (possibly truncated). */
 void clrt__pocl_cache_dir(char *out, size_t cap);
 
+/* 1 when POCL keeps no build cache: $POCL_KERNEL_CACHE is "0" (set by the
+ * user, or by clrt__driver_env_prepare for a cache folder it cannot write). */
+int clrt__pocl_cache_off(void);
+
 /* Once per process, before the first clGetPlatformIDs: when POCL is
  * registered with the loader and its cache folder cannot be made or written,
  * set POCL_CACHE_DIR to a new private folder under $TMPDIR (or /tmp) and say

@@ -228,9 +228,11 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
         return clrt__refuse(why, cap, "tn (%u) must be a multiple of vw (%u)", p->tn, p->vw);
     if ((size_t)p->tm * p->tn > 1024)
         return clrt__refuse(why, cap, "a %ux%u tile per work-item is more than 1024 accumulators", p->tm, p->tn);
-    if ((size_t)(p->dot_tm ? p->dot_tm : p->tm) * (p->dot_nv ? p->dot_nv * p->vw : p->tn) > 1024)
-        return clrt__refuse(why, cap, "the dot form's tile (dot_tm %u, dot_nv %u vectors of %u) is more than 1024 "
-                                      "accumulators", p->dot_tm, p->dot_nv, p->vw);
+    size_t dot_rows, dot_cols;
+    clrt__matmul_dot_tile(p, &dot_rows, &dot_cols);
+    if (dot_rows * dot_cols * p->vw > 1024)
+        return clrt__refuse(why, cap, "the dot form's tile, %zu x %zu vectors of %u, is more than 1024 accumulators",
+                            dot_rows, dot_cols, p->vw);
     if (p->use_local && p->tk % p->vw)
         return clrt__refuse(why, cap, "with local tiles tk (%u) must be a multiple of vw (%u)", p->tk, p->vw);
     if (p->use_local && (p->wgy * p->tm) % p->vw)

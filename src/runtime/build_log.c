@@ -3,8 +3,6 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "base/disk.h"
@@ -52,8 +50,7 @@ static void cache_dir(const clrt_context *ctx, char *out, size_t cap, const char
     }
     if (!clrt__icontains(ctx->info.platform, "portable computing language", 27))
         return;
-    const char *kc = getenv("POCL_KERNEL_CACHE"); /* "0": POCL keeps nothing (driver_env.c sets it too) */
-    if (kc && strcmp(kc, "0") == 0)
+    if (clrt__pocl_cache_off())
         *uncached = "POCL's cache is off, every run compiles";
     else
         clrt__pocl_cache_dir(out, cap);

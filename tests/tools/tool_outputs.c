@@ -76,11 +76,18 @@ static int says(const char *line, const char *want)
     return 1;
 }
 
+/* The line after l in a text, or its end. */
+static const char *next_line(const char *l)
+{
+    const char *nl = strchr(l, '\n');
+    return nl ? nl + 1 : l + strlen(l);
+}
+
 /* Lines of the last run's stderr that say every '|'-separated word of text. */
 static int lines_with(const char *text)
 {
     int n = 0;
-    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+    for (const char *l = err; *l; l = next_line(l))
         n += says(l, text);
     return n;
 }
@@ -272,11 +279,11 @@ static void bench_tuned_file(void **state)
 static int repeated(const char *prefix)
 {
     const size_t p = strlen(prefix);
-    for (const char *l = err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+    for (const char *l = err; *l; l = next_line(l)) {
         const size_t len = strcspn(l, "\n");
         if (strncmp(l, prefix, p) != 0)
             continue;
-        for (const char *m = l + len; *m; m = strchr(m, '\n') ? strchr(m, '\n') + 1 : m + strlen(m))
+        for (const char *m = next_line(l); *m; m = next_line(m))
             if (strcspn(m, "\n") == len && strncmp(m, l, len) == 0)
                 return 1;
     }

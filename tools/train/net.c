@@ -8,7 +8,8 @@
  * monotonic, so the max of relu'd values is the relu of the max, and the
  * gradient that reaches a window's argmax is zeroed exactly where that max
  * is not positive, either way (the article's relu-then-pool, bit for bit;
- * measured, POCL on 2 cores, batch 256: 3.5 ms of a 48 ms step saved).
+ * measured with --profile, POCL on 2 cores, batch 256, the vector pooling
+ * kernels: the two poolings with their relus 4.9 -> 4.0 ms of a 45 ms step).
  * The relus run in place: relu's gradient needs x > 0, and relu(x) > 0
  * exactly where x > 0, so the output serves as the input. Backward, the
  * relus' gradients in place too:
