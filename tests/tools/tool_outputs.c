@@ -252,23 +252,37 @@ static void bench_plot_through_link(void **state)
 /* clrt-bench --tune: a --tune-file that cannot be written is refused before
  * the search; a tuned file in a cache folder anyone may write is never
  * written (base/trust.h), and the run says so and exits 2. */
+/* The environment of a run that makes POCL generate code on purpose: a
+ * private, empty POCL cache folder (so the run is cold whatever earlier tests
+ * left in the shared one) and the suppressions for POCL 3.1's LLVM leaks
+ * (tests/harness/lsan-pocl-compile.supp). */
+static void cold_env(char *env, size_t size, const char *pocl_dir)
+{
+    snprintf(env, size, "LSAN_OPTIONS=suppressions='%s':print_suppressions=0 POCL_CACHE_DIR='%s'",
+             CLRT_POCL_COMPILE_SUPP, pocl_dir);
+}
+
+/* The tuner compiles candidates that no other test builds (their set depends
+ * on the time each takes): its runs are cold on purpose, in a folder of
+ * their own, so that the outcome never depends on the order tests ran in. */
 static void bench_tuned_file(void **state)
 {
     (void)state;
+    char cold[1200], cmd[2048];
+    cold_env(cold, sizeof cold, "tune-pocl");
     char adir[512];
     tf_path(adir, sizeof adir, "adir");
     mkdir(adir, 0755);
-    failed(run("'" CLRT_BENCH_PATH "' --tune --tune-only --op add --dtype f32 --quick --no-progress "
-               "--tune-file adir"),
-           "--tune-file|adir|Is a directory");
+    snprintf(cmd, sizeof cmd, "%s '%s' --tune --tune-only --op add --dtype f32 --quick --no-progress --tune-file adir",
+             cold, CLRT_BENCH_PATH);
+    failed(run(cmd), "--tune-file|adir|Is a directory");
     char open_dir[512];
     tf_path(open_dir, sizeof open_dir, "open-cache");
     assert_int_equal(mkdir(open_dir, 0777), 0);
     assert_int_equal(chmod(open_dir, 0777), 0);
-    char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "CLRT_CACHE_DIR='%s' '%s' --tune --tune-only --op add --dtype f32 --quick --no-progress >/dev/null",
-             open_dir, CLRT_BENCH_PATH);
+             "%s CLRT_CACHE_DIR='%s' '%s' --tune --tune-only --op add --dtype f32 --quick --no-progress >/dev/null",
+             cold, open_dir, CLRT_BENCH_PATH);
     failed(run(cmd), "cannot write the tuned|writable by others");
     char tuned[600];
     tf_path(tuned, sizeof tuned, "open-cache/tuned");
@@ -299,16 +313,13 @@ static int repeated(const char *prefix)
 static void compile_notice_and_log(void **state)
 {
     (void)state;
-    /* the cold runs make POCL generate code, whose LLVM leaks under LeakSanitizer
-     * (tests/harness/lsan-pocl-compile.supp) */
-    char cold_lsan[600];
-    snprintf(cold_lsan, sizeof cold_lsan, "LSAN_OPTIONS=suppressions='%s':print_suppressions=0",
-             CLRT_POCL_COMPILE_SUPP);
+    char cold[1200];
+    cold_env(cold, sizeof cold, "notice/pocl");
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s CLRT_LOG=On CLRT_TOOLS_COMPILE_S=0 CLRT_TOOLS_STILL_S=0 CLRT_CACHE_DIR=notice/clrt "
-             "POCL_CACHE_DIR=notice/pocl '%s' --no-progress --data d --epochs 1 --batch 4 --test-limit 16 >/dev/null",
-             cold_lsan, CLRT_TRAIN_PATH);
+             "'%s' --no-progress --data d --epochs 1 --batch 4 --test-limit 16 >/dev/null",
+             cold, CLRT_TRAIN_PATH);
     ok(run(cmd));
     const int built = lines_with("clrt: built "), compiled = lines_with("clrt: built |(built from source)");
     if (lines_with("clrt: compiling kernels for|first run only; cached in|notice/pocl") != 1 || compiled < 3 ||
@@ -329,7 +340,7 @@ static void compile_notice_and_log(void **state)
      * (the library's build event carries the reason; clrt-bench, one add) */
     clrt_device_info dev;
     TU_OK(clrt_device_select(NULL, &dev));
-    snprintf(cmd, sizeof cmd, "%s CLRT_TOOLS_COMPILE_S=0 POCL_KERNEL_CACHE=0 '%s' %s >/dev/null", cold_lsan,
+    snprintf(cmd, sizeof cmd, "%s CLRT_TOOLS_COMPILE_S=0 POCL_KERNEL_CACHE=0 '%s' %s >/dev/null", cold,
              CLRT_BENCH_PATH, bench_args);
     ok(run(cmd));
     const char *want = strstr(dev.platform, "Portable Computing Language")
