@@ -131,15 +131,16 @@ static void products(warm *w, clrt_dtype t, size_t m, size_t n, size_t k)
 }
 
 /* The product's variants: packed panels (square), plain tiles, C thinner
- * than a tile, C with few rows (each count of rows a tile can be fitted to),
- * one k. */
+ * than a tile, C with few rows (each count of rows a tile can be fitted to,
+ * each with k just long enough for the 2^20 multiply-adds from which a CPU
+ * fits a tile to them, kernels/matmul_plan.c), one k. */
 static void gemm(warm *w, clrt_dtype t)
 {
     products(w, t, 256, 256, 256);
     products(w, t, 67, 67, 67);
     products(w, t, 64, 10, 500);
     for (size_t m = 1; m <= 16; m++)
-        products(w, t, m, 300, 200);
+        products(w, t, m, 300, ((size_t)1 << 20) / (m * 300) + 1);
     products(w, t, 1000, 1000, 1);
 }
 
