@@ -294,12 +294,22 @@ typedef void (*clrt_progress_fn)(size_t done, size_t total, const char *what, vo
  *  it keeps one): the math family in every dtype the device has, every
  *  transpose and thin-matrix variant of the product, the reductions, the
  *  transpose, and the neural-network layers at the article's CNN shapes. On
- *  empty caches it takes tens of seconds (POCL on 2 cores); on warm ones,
+ *  empty caches it takes about two minutes (POCL on 2 cores); on warm ones,
  *  about a second. progress may be NULL. Returns CLRT_OK, or the first
  *  failure's status (the steps after it still run; the message is the
  *  first failure's). A CI job runs it once (clrt-info --warm) and keeps the
  *  cache folders between runs: docs/ci-with-pocl.md. */
 CLRT_API int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user);
+/** clrt_warm's steps shared among `shares` processes, each with its own
+ *  context on the same device: this call runs steps share, share + shares,
+ *  share + 2 shares, ... of the same plan, so that together they run every
+ *  step once and fill the caches in parallel (POCL compiles independent
+ *  programs about twice as fast on 2 cores that way). progress counts this
+ *  share's steps. Processes, not threads of one process: POCL 3.1 can abort
+ *  when launches of one kernel from several queues overlap. clrt-info --warm
+ *  --jobs N does this. CLRT_EINVAL when shares is 0 or share >= shares;
+ *  otherwise as clrt_warm. */
+CLRT_API int clrt_warm_share(clrt_context *ctx, size_t share, size_t shares, clrt_progress_fn progress, void *user);
 /** @} */
 
 /** @defgroup ops Math

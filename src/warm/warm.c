@@ -8,7 +8,12 @@
  * launch, a build alone would not be enough.
  *
  * Each step is counted first (a dry pass), then run, so that progress knows
- * the total. */
+ * the total. clrt_warm_share runs every shares-th step of the same plan from
+ * step `share`, so that several processes fill the caches together: the
+ * plan's steps are numbered the same way in each (the dry pass and the run
+ * walk the same calls). Processes, not threads: POCL 3.1 can abort when
+ * launches of one kernel from several queues of a process overlap
+ * (docs/drivers.md). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,16 +27,22 @@ typedef struct warm {
     clrt_progress_fn progress;
     void *user;
     int counting; /* the dry pass: count, run nothing */
+    size_t share, shares; /* this run's steps: those whose index % shares == share */
+    size_t index;         /* the next step's index in the whole plan */
     size_t done, total;
     int status; /* the first failure */
     char what[96];
 } warm;
 
-/* One step: counted in the dry pass, else run (the call is only evaluated
- * then) and reported. */
+/* Whether the plan's next step is this run's (its share), counting it. */
+static int mine(warm *w) { return w->index++ % w->shares == w->share; }
+
+/* One step of this run's share: counted in the dry pass, else run (the call
+ * is only evaluated then) and reported. */
 #define STEP(w, call, ...)                                                                                         \
     do {                                                                                                           \
-        if ((w)->counting) {                                                                                       \
+        if (!mine(w)) {                                                                                            \
+        } else if ((w)->counting) {                                                                                \
             (w)->total++;                                                                                          \
         } else {                                                                                                   \
             snprintf((w)->what, sizeof (w)->what, __VA_ARGS__);                                                    \
@@ -120,15 +131,16 @@ static void products(warm *w, clrt_dtype t, size_t m, size_t n, size_t k)
 }
 
 /* The product's variants: packed panels (square), plain tiles, C thinner
- * than a tile, C with few rows (each count of rows a tile can be fitted to),
- * one k. */
+ * than a tile, C with few rows (each count of rows a tile can be fitted to,
+ * each with k just long enough for the 2^20 multiply-adds from which a CPU
+ * fits a tile to them, kernels/matmul_plan.c), one k. */
 static void gemm(warm *w, clrt_dtype t)
 {
     products(w, t, 256, 256, 256);
     products(w, t, 67, 67, 67);
     products(w, t, 64, 10, 500);
     for (size_t m = 1; m <= 16; m++)
-        products(w, t, m, 300, 200);
+        products(w, t, m, 300, ((size_t)1 << 20) / (m * 300) + 1);
     products(w, t, 1000, 1000, 1);
 }
 
@@ -224,26 +236,41 @@ static void plan(warm *w, int fp64)
     }
 }
 
-int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user)
+/* The plan's steps of one share, named func in errors. */
+static int warm_run(clrt_context *ctx, size_t share, size_t shares, clrt_progress_fn progress, void *user,
+                    const char *func)
 {
-    static const char func[] = "clrt_warm";
     int st = clrt__check_context(ctx, func);
     if (st == CLRT_OK)
         st = clrt__check_usable(ctx, func);
     if (st != CLRT_OK)
         return st;
+    if (shares == 0 || share >= shares)
+        return clrt__fail(CLRT_EINVAL, func, "share %zu of %zu: shares must be at least 1 and share below it", share,
+                          shares);
     clrt_device_info dev;
-    warm w = {.ctx = ctx, .progress = progress, .user = user, .counting = 1};
+    warm w = {.ctx = ctx, .progress = progress, .user = user, .counting = 1, .share = share, .shares = shares};
     if ((st = clrt_context_device(ctx, &dev)) != CLRT_OK)
         return st;
     if ((st = clrt_queue_create(&w.q, ctx)) != CLRT_OK)
         return st;
     plan(&w, dev.has_fp64);
     w.counting = 0;
+    w.index = 0;
     /* store programs even where that costs a build; a count, as warms may overlap */
     atomic_fetch_add(&ctx->warming, 1);
     plan(&w, dev.has_fp64);
     atomic_fetch_sub(&ctx->warming, 1);
     clrt_queue_destroy(w.q);
     return w.status;
+}
+
+int clrt_warm(clrt_context *ctx, clrt_progress_fn progress, void *user)
+{
+    return warm_run(ctx, 0, 1, progress, user, "clrt_warm");
+}
+
+int clrt_warm_share(clrt_context *ctx, size_t share, size_t shares, clrt_progress_fn progress, void *user)
+{
+    return warm_run(ctx, share, shares, progress, user, "clrt_warm_share");
 }

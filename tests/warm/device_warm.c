@@ -1,7 +1,9 @@
 /* clrt_warm: every step counted before any runs, progress reported once per
  * step in order up to the total, CLRT_OK on a healthy device, and a later
  * use of the kernels it built needs no new build in the same context; NULL,
- * foreign and failed contexts refused, naming clrt_warm. */
+ * foreign and failed contexts refused, naming clrt_warm. clrt_warm_share:
+ * the shares' steps add up to the whole plan, each share's progress in order
+ * up to its own total; a share count of 0 or a share past it refused. */
 #include <stdio.h>
 #include <string.h>
 
@@ -65,12 +67,38 @@ static void warms_every_step(void **state)
     TU_OK(clrt_warm(fx->ctx, NULL, NULL));
 }
 
+/* After warms_every_step (the caches full): each share of 1, 2 and 3 runs
+ * its own steps in order, and they add up to the whole plan's. */
+static void shares_add_up(void **state)
+{
+    tu_fixture *fx = *state;
+    seen all = {0, 0, 0, 1};
+    TU_OK(clrt_warm(fx->ctx, on_step, &all));
+    for (size_t shares = 1; shares <= 3; shares++) {
+        size_t sum = 0;
+        for (size_t i = 0; i < shares; i++) {
+            seen s = {0, 0, 0, 1};
+            TU_OK(clrt_warm_share(fx->ctx, i, shares, on_step, &s));
+            assert_true(s.in_order);
+            assert_int_equal(s.calls, s.total);
+            /* every shares-th step: the shares differ by one step at most */
+            assert_true(s.total >= all.total / shares && s.total <= all.total / shares + 1);
+            sum += s.total;
+        }
+        assert_int_equal(sum, all.total);
+    }
+}
+
 static void refusals(void **state)
 {
-    (void)state;
+    tu_fixture *fx = *state;
     TU_REFUSED(CLRT_EINVAL, "context", clrt_warm(NULL, NULL, NULL));
     int not_a_context = 0;
     TU_REFUSED(CLRT_EINVAL, "context", clrt_warm((clrt_context *)&not_a_context, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "context", clrt_warm_share(NULL, 0, 1, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "shares", clrt_warm_share(fx->ctx, 0, 0, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "share 2 of 2", clrt_warm_share(fx->ctx, 2, 2, NULL, NULL));
+    TU_REFUSED(CLRT_EINVAL, "share", clrt_warm_share(fx->ctx, (size_t)-1, 3, NULL, NULL));
 }
 
 int main(void)
@@ -78,7 +106,8 @@ int main(void)
     tu_require_device();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(warms_every_step, tu_only_fixture_live),
-        cmocka_unit_test(refusals),
+        cmocka_unit_test_teardown(shares_add_up, tu_only_fixture_live),
+        cmocka_unit_test_teardown(refusals, tu_only_fixture_live),
     };
     return cmocka_run_group_tests(tests, tu_fixture_setup, tu_fixture_teardown);
 }

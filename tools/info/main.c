@@ -1,8 +1,10 @@
 /* clrt-info: list every OpenCL device clrt can use, with the selectors that
  * pick it and the facts that decide its kernel parameters. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <clrt/clrt.h>
 
@@ -22,7 +24,7 @@ static void print_bytes(const char *label, unsigned long long bytes)
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: clrt-info [--default | --kernels | --warm [SELECTOR]]\n"
+    fprintf(f, "usage: clrt-info [--default | --kernels | --warm [--jobs N] [SELECTOR]]\n"
                "  Lists every OpenCL device with its index (selector \"N\"), platform:device\n"
                "  selector \"P:D\", type and limits.\n"
                "  --default  also say which device clrt picks with no selector ($CLRT_DEVICE\n"
@@ -36,8 +38,57 @@ static int usage(FILE *f)
                "             choice) into the caches, running each once at small shapes, with\n"
                "             progress on stderr: a CI job runs it once and keeps the cache folders\n"
                "             (docs/ci-with-pocl.md). Exit 0, 1 when a step failed, 2 for no such\n"
-               "             device.\n");
+               "             device.\n"
+               "  --jobs N   with --warm: N processes share the work, compiling at once\n"
+               "             (default: the CPUs online, at most 8; 1: this process alone).\n");
     return f == stdout ? 0 : 2;
+}
+
+/* A whole number in [1, max] from text, or 0. */
+static size_t count_arg(const char *text, size_t max)
+{
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || v < 1 || v > max)
+        return 0;
+    return (size_t)v;
+}
+
+/* What follows --warm: [--jobs N] [SELECTOR], in either order. */
+static int warm_main(int argc, char **argv)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+    const char *selector = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--jobs") == 0) {
+            if (i + 1 >= argc || !(jobs = count_arg(argv[++i], 64))) {
+                fprintf(stderr, "clrt-info: --jobs takes a whole number from 1 to 64\n");
+                return 2;
+            }
+        } else if (!selector && argv[i][0] != '-') {
+            selector = argv[i];
+        } else {
+            return usage(stderr);
+        }
+    }
+    return info_warm(selector, jobs);
+}
+
+/* --warm-share I/N [SELECTOR]: a helper of --warm --jobs N. */
+static int warm_share_main(const char *share, const char *selector)
+{
+    char one[32], all[32];
+    const char *slash = strchr(share, '/');
+    if (!slash || (size_t)(slash - share) >= sizeof one || strlen(slash + 1) >= sizeof all)
+        return usage(stderr);
+    snprintf(one, sizeof one, "%.*s", (int)(slash - share), share);
+    snprintf(all, sizeof all, "%s", slash + 1);
+    const size_t n = count_arg(all, 64), i = count_arg(one, n ? n : 1);
+    if (!n || !i)
+        return usage(stderr);
+    return info_warm_share(selector, i - 1, n);
 }
 
 static int info_main(int argc, char **argv)
@@ -48,8 +99,10 @@ static int info_main(int argc, char **argv)
             show_default = 1;
         else if (strcmp(argv[i], "--kernels") == 0)
             return info_kernels();
-        else if (strcmp(argv[i], "--warm") == 0 && i + 2 >= argc)
-            return info_warm(i + 1 < argc ? argv[i + 1] : NULL);
+        else if (strcmp(argv[i], "--warm") == 0)
+            return warm_main(argc - i - 1, argv + i + 1);
+        else if (strcmp(argv[i], "--warm-share") == 0 && i + 1 < argc && i + 3 >= argc)
+            return warm_share_main(argv[i + 1], i + 2 < argc ? argv[i + 2] : NULL);
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return usage(stdout);
         else

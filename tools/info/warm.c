@@ -1,11 +1,19 @@
 /* clrt-info --warm (see warm.h). */
 #include "warm.h"
 
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <clrt/clrt.h>
+
+extern char **environ;
 
 static double now(void)
 {
@@ -15,16 +23,19 @@ static double now(void)
 }
 
 typedef struct progress {
-    int tty;
+    int tty, quiet;
     double t0, last;
 } progress;
 
 /* On a terminal one line rewritten; elsewhere a plain line every 5 s, so a
- * CI log shows it moving without one line per step. */
+ * CI log shows it moving without one line per step. A helper process (a
+ * share of --jobs) is quiet: the first process speaks for the run. */
 static void on_step(size_t done, size_t total, const char *what, void *user)
 {
     progress *p = user;
     const double t = now();
+    if (p->quiet)
+        return;
     if (p->tty) {
         fprintf(stderr, "\r\033[Kclrt-info: warming %zu/%zu (%.0f s) %s", done, total, t - p->t0, what);
     } else if (t - p->last >= 5 || done == total) {
@@ -40,7 +51,8 @@ static void on_build(const clrt_build_event *ev, const char *line, void *user)
     *builds += ev->source == CLRT_BUILD_COMPILED;
 }
 
-int info_warm(const char *selector)
+/* One share of the plan in this process; *builds counts its compiles. */
+static int run_share(const char *selector, size_t share, size_t shares, int quiet, int *builds, clrt_device_info *d)
 {
     clrt_context *ctx;
     int st = clrt_context_create(&ctx, selector);
@@ -48,21 +60,101 @@ int info_warm(const char *selector)
         fprintf(stderr, "clrt-info: --warm: %s\n", clrt_error_message());
         return st == CLRT_ENODEVICE ? 2 : 1;
     }
-    clrt_device_info d;
-    clrt_context_device(ctx, &d);
-    fprintf(stderr, "clrt-info: building every kernel clrt uses on %zu [%u:%u] %s into the caches\n", d.index,
-            d.platform_index, d.device_index, d.name);
-    int builds = 0;
-    clrt_set_log(on_build, &builds);
-    progress p = {isatty(STDERR_FILENO), now(), now()};
-    st = clrt_warm(ctx, on_step, &p);
+    clrt_context_device(ctx, d);
+    if (!quiet)
+        fprintf(stderr, "clrt-info: building every kernel clrt uses on %zu [%u:%u] %s into the caches (%zu %s)\n",
+                d->index, d->platform_index, d->device_index, d->name, shares, shares == 1 ? "process" : "processes");
+    clrt_set_log(on_build, builds);
+    progress p = {!quiet && isatty(STDERR_FILENO), quiet, now(), now()};
+    st = clrt_warm_share(ctx, share, shares, on_step, &p);
     clrt_set_log(NULL, NULL);
     if (p.tty)
         fputc('\n', stderr);
     if (st != CLRT_OK)
-        fprintf(stderr, "clrt-info: --warm: %s: %s\n", clrt_status_name(st), clrt_error_message());
-    else
-        printf("warmed %s: %d programs built in %.1f s\n", d.name, builds, now() - p.t0);
+        fprintf(stderr, "clrt-info: --warm (share %zu of %zu): %s: %s\n", share + 1, shares, clrt_status_name(st),
+                clrt_error_message());
     clrt_context_destroy(ctx);
     return st == CLRT_OK ? 0 : 1;
+}
+
+int info_warm_share(const char *selector, size_t share, size_t shares)
+{
+    int builds = 0;
+    clrt_device_info d;
+    const int rc = run_share(selector, share, shares, 1, &builds, &d);
+    if (rc == 0)
+        printf("%d\n", builds); /* read by the first process */
+    return rc;
+}
+
+/* A helper process running share i of n, its stdout into *out; 0 or -1. */
+static int spawn_share(const char *selector, size_t i, size_t n, pid_t *pid, FILE **out)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    char share[64];
+    snprintf(share, sizeof share, "%zu/%zu", i + 1, n);
+    char *argv[] = {"clrt-info", "--warm-share", share, (char *)selector, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addclose(&fa, fd[1]);
+    const int err = posix_spawn(pid, "/proc/self/exe", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (err != 0 || !(*out = fdopen(fd[0], "r"))) {
+        fprintf(stderr, "clrt-info: --warm: cannot start a helper process: %s\n", strerror(err ? err : errno));
+        if (err == 0) {
+            kill(*pid, SIGTERM);
+            waitpid(*pid, NULL, 0);
+        }
+        close(fd[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* A helper's exit status, its compiles added to *builds; 0 when it warmed its share. */
+static int join_share(pid_t pid, FILE *out, int *builds)
+{
+    int n = 0, status = 0;
+    const int got = fscanf(out, "%d", &n);
+    fclose(out);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        *builds += n;
+        return 0;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
+}
+
+int info_warm(const char *selector, size_t jobs)
+{
+    enum { MAX_JOBS = 64 };
+    pid_t pid[MAX_JOBS];
+    FILE *out[MAX_JOBS];
+    size_t started = 1;
+    const double t0 = now();
+    for (; started < jobs && started < MAX_JOBS; started++)
+        if (spawn_share(selector, started, jobs, &pid[started], &out[started]) != 0)
+            break;
+    /* helpers that could not start: this process runs the plan alone */
+    const size_t shares = started == jobs ? jobs : 1;
+    int builds = 0;
+    clrt_device_info d;
+    int rc = run_share(selector, 0, shares, 0, &builds, &d);
+    for (size_t i = 1; i < started; i++) {
+        if (shares == 1)
+            kill(pid[i], SIGTERM);
+        const int h = join_share(pid[i], out[i], &builds);
+        if (shares > 1 && h != 0 && rc == 0)
+            rc = h;
+    }
+    if (rc == 0)
+        printf("warmed %s: %d programs built in %.1f s (%zu %s)\n", d.name, builds, now() - t0, shares,
+               shares == 1 ? "process" : "processes");
+    return rc;
 }

@@ -70,6 +70,21 @@ if [ ! -s "$tmp/pys" ]; then
 fi
 npy=$(wc -l <"$tmp/pys" | tr -d ' ')
 
+# Where clrt-train's kernels come from in these runs, since each run's
+# builds count in its images/s: one mini-batch at batch 256 with CLRT_LOG=1
+# (after one without, so that any first compile is out of the way), its
+# builds from clrt's program cache (filled by clrt-info --warm) and from
+# source (POCL preprocesses each to find it in its own cache, about 25 ms a
+# program when it is there), with their seconds.
+one_batch() {
+    "$build/tools/clrt-train" --limit 256 --epochs 1 --batch 256 --print-every 1000000 --test-limit 1 --no-progress
+}
+one_batch >/dev/null 2>&1 || true
+CLRT_LOG=1 one_batch 2>&1 >/dev/null | grep '^clrt: built ' >"$tmp/builds" || true
+awk '{ n++; if (/from clrt.s program cache/) c++; sub(/.* in /, ""); s += $1 }
+     END { printf "clrt-train: %d programs built in each run, %d from clrt'"'"'s program cache, %d from source, %.2f s in all (inside its timed training)%s\n",
+                  n, c, n - c, s, c < n ? "; clrt-info --warm stores them all in clrt'"'"'s cache" : "" }' "$tmp/builds"
+
 header() {
     printf '\n%-6s %8s %14s' batch images clrt-train/s
     i=1
