@@ -249,9 +249,6 @@ static void bench_plot_through_link(void **state)
     free(png);
 }
 
-/* clrt-bench --tune: a --tune-file that cannot be written is refused before
- * the search; a tuned file in a cache folder anyone may write is never
- * written (base/trust.h), and the run says so and exits 2. */
 /* The environment of a run that makes POCL generate code on purpose: a
  * private, empty POCL cache folder (so the run is cold whatever earlier tests
  * left in the shared one) and the suppressions for POCL 3.1's LLVM leaks
@@ -262,9 +259,12 @@ static void cold_env(char *env, size_t size, const char *pocl_dir)
              CLRT_POCL_COMPILE_SUPP, pocl_dir);
 }
 
-/* The tuner compiles candidates that no other test builds (their set depends
- * on the time each takes): its runs are cold on purpose, in a folder of
- * their own, so that the outcome never depends on the order tests ran in. */
+/* clrt-bench --tune: a --tune-file that cannot be written is refused before
+ * the search; a tuned file in a cache folder anyone may write is never
+ * written (base/trust.h), and the run says so and exits 2. The tuner
+ * compiles candidates that no other test builds (their set depends on the
+ * time each takes): its runs are cold on purpose, in a folder of their own,
+ * so that the outcome never depends on the order tests ran in. */
 static void bench_tuned_file(void **state)
 {
     (void)state;

@@ -23,19 +23,16 @@ static double now(void)
 }
 
 typedef struct progress {
-    int tty, quiet;
+    int tty;
     double t0, last;
 } progress;
 
 /* On a terminal one line rewritten; elsewhere a plain line every 5 s, so a
- * CI log shows it moving without one line per step. A helper process (a
- * share of --jobs) is quiet: the first process speaks for the run. */
+ * CI log shows it moving without one line per step. */
 static void on_step(size_t done, size_t total, const char *what, void *user)
 {
     progress *p = user;
     const double t = now();
-    if (p->quiet)
-        return;
     if (p->tty) {
         fprintf(stderr, "\r\033[Kclrt-info: warming %zu/%zu (%.0f s) %s", done, total, t - p->t0, what);
     } else if (t - p->last >= 5 || done == total) {
@@ -51,7 +48,9 @@ static void on_build(const clrt_build_event *ev, const char *line, void *user)
     *builds += ev->source == CLRT_BUILD_COMPILED;
 }
 
-/* One share of the plan in this process; *builds counts its compiles. */
+/* One share of the plan in this process; *builds counts its compiles. A
+ * helper process (quiet) shows no progress: the first process speaks for
+ * the run. */
 static int run_share(const char *selector, size_t share, size_t shares, int quiet, int *builds, clrt_device_info *d)
 {
     clrt_context *ctx;
@@ -65,8 +64,8 @@ static int run_share(const char *selector, size_t share, size_t shares, int quie
         fprintf(stderr, "clrt-info: building every kernel clrt uses on %zu [%u:%u] %s into the caches (%zu %s)\n",
                 d->index, d->platform_index, d->device_index, d->name, shares, shares == 1 ? "process" : "processes");
     clrt_set_log(on_build, builds);
-    progress p = {!quiet && isatty(STDERR_FILENO), quiet, now(), now()};
-    st = clrt_warm_share(ctx, share, shares, on_step, &p);
+    progress p = {!quiet && isatty(STDERR_FILENO), now(), now()};
+    st = clrt_warm_share(ctx, share, shares, quiet ? NULL : on_step, &p);
     clrt_set_log(NULL, NULL);
     if (p.tty)
         fputc('\n', stderr);

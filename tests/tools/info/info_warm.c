@@ -1,7 +1,9 @@
 /* clrt-info --warm --jobs N: N processes share the plan (clrt_warm_share)
  * and together build all of it. From empty caches of its own, --jobs 2 ends
- * with "(2 processes)" and exit 0; a later --jobs 1 on those caches then
- * compiles nothing, which it would if a share had skipped a step. Bad
+ * with "(2 processes)" and exit 0, its first process having run half the
+ * steps that --jobs 1 runs (so the plan was split, not run twice); that
+ * --jobs 1 on those caches then compiles nothing, which it would if a share
+ * had skipped a step. Bad
  * --jobs values and helper arguments exit 2 with a line saying why. On POCL
  * (a real run of the tool). */
 #include <stdio.h>
@@ -35,6 +37,17 @@ static int info(const char *args, char *out, size_t cap)
     return rc;
 }
 
+/* The steps the first process ran: the total its last progress line on
+ * stderr gives ("clrt-info: warming N/N ..."), 0 when there is none. */
+static size_t steps_run(void)
+{
+    size_t done = 0, total = 0;
+    for (const char *l = strstr(err, "clrt-info: warming "); l; l = strstr(l + 1, "clrt-info: warming "))
+        if (sscanf(l, "clrt-info: warming %zu/%zu", &done, &total) != 2)
+            total = 0;
+    return total;
+}
+
 static void shares_build_the_whole_plan(void **state)
 {
     (void)state;
@@ -42,9 +55,13 @@ static void shares_build_the_whole_plan(void **state)
     int rc = info("--warm --jobs 2 pocl", out, sizeof out);
     if (rc != 0 || !strstr(out, "warmed ") || !strstr(out, "(2 processes)"))
         fail_msg("exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
+    const size_t half = steps_run();
     rc = info("--warm --jobs 1 pocl", out, sizeof out);
     if (rc != 0 || !strstr(out, ": 0 programs built in") || !strstr(out, "(1 process)"))
         fail_msg("expected nothing left to compile: exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
+    const size_t all = steps_run();
+    if (all < 100 || (half != all / 2 && half != all / 2 + 1))
+        fail_msg("the first of 2 processes ran %zu steps of the %zu one process runs; stderr \"%s\"", half, all, err);
 }
 
 static void bad_arguments(void **state)
