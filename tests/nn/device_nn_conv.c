@@ -419,7 +419,8 @@ static void pool_output(void **state)
 }
 
 /* Other parameters of the nn kernels give the same results: 64-bit index
- * arithmetic in im2col/col2im (the path too large shapes take), groups of 1
+ * arithmetic in im2col, col2im and pooling, the tiled backward pass too (the
+ * path too large shapes take), groups of 1
  * and of 32, forced on the fixture's context and then cleared. The tuner has
  * no operation for these kernels and says so. */
 static void conv_params(void **state)
@@ -436,8 +437,9 @@ static void conv_params(void **state)
                 tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
             for (size_t i = 0; i < (tu_small() ? 1 : 3); i++)
                 check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
-            const pool_case pc = {2, 3, 7, 9, 3, 2};
+            const pool_case pc = {2, 3, 7, 9, 3, 2}, tiled = {2, 3, 8, 10, 2, 2};
             check_pool(dt, &pc, 1, 1, 0);
+            check_pool(dt, &tiled, 0, 0, 1);
             for (int k = 0; k < 4; k++)
                 TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
         }
