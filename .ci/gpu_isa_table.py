@@ -10,7 +10,7 @@ which clrt passes where the driver takes cl_nv_compiler_options, reaches ptxas a
 matmul_fast fp32 on NVIDIA FFMA share >= 0.90, fp64 bound 1.0, >= 16 warps per SM; AMD gfx90a
 bound >= 0.90 (fp32 of packed peak, fp64), gfx1100 fp32 >= 0.65 (its fp64, at 1/32 rate, has no
 goal); no spills anywhere."""
-import argparse, concurrent.futures, importlib.machinery, importlib.util, json, os, subprocess, sys, tempfile
+import argparse, concurrent.futures, importlib.machinery, importlib.util, json, os, subprocess, sys, tempfile, threading
 
 
 def load_tool(path):
@@ -22,8 +22,17 @@ def load_tool(path):
     return mod
 
 
+WRAPPER_LOCK = threading.Lock()
+
+
 def ptxas_wrapper(tool, work, cap):
-    """A folder with ptxas (the real one with -maxrregcount=cap) and nvdisasm, for GPU_ISA_CUDA_BIN."""
+    """A folder with ptxas (the real one with -maxrregcount=cap) and nvdisasm, for GPU_ISA_CUDA_BIN.
+    Made once, under a lock: the jobs run in threads, and two made it at once before."""
+    with WRAPPER_LOCK:
+        return make_ptxas_wrapper(tool, work, cap)
+
+
+def make_ptxas_wrapper(tool, work, cap):
     real = tool.find_cuda_tool("ptxas")
     d = os.path.join(work, "ptxas-maxreg-%d" % cap)
     if not os.path.isdir(d):

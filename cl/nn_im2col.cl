@@ -208,6 +208,17 @@ __kernel void conv_wt(const uint K, const uint C, const uint KH, const uint KW, 
 /* padding: taps outside the image read 0 (ih, iw unsigned: below 0 wraps above H, W) */
 #define LOAD_PAD(i, kh, kw) (ih0[i] + (kh) < H && iw0[i] + (kw) < W ? src[i][off[i] + (int)((kh) * W + (kw))] : (REAL)0)
 
+/* How conv_direct stores its tile: a small one (GPUs: 4 x 2 vectors of 4) in
+ * unrolled loops, so that the tile stays in registers (looped, the array indexed
+ * at run time sat in scratch memory on AMD's GPUs: 128 bytes per work-item fp32,
+ * .ci/gpu-isa.sh); a large one (CPUs: up to 6 x 4 vectors of 16) in loops, as
+ * its hundreds of guarded stores unrolled took POCL seconds longer to compile. */
+#if CTM * CKB <= 32
+#define DIRECT_STORE_LOOP _Pragma("unroll")
+#else
+#define DIRECT_STORE_LOOP _Pragma("unroll 1")
+#endif
+
 __kernel void conv_direct(const uint N, const uint CI, const uint H, const uint W, const uint KO, const uint KH,
                           const uint KW, const uint S, const uint PH, const uint PW, const uint OH, const uint OW,
                           const uint KP, __global const REAL *x, const ulong x_off, const ulong ldx,
@@ -243,18 +254,16 @@ __kernel void conv_direct(const uint N, const uint CI, const uint H, const uint 
         DIRECT_TAPS(LOAD_IN)
     else
         DIRECT_TAPS(LOAD_PAD)
-    /* the tile's outputs, element by element: a loop, not unrolled (unrolled
-     * over CTM x CNV x VW guarded stores it took seconds longer to compile,
-     * and these stores are scattered, a channel plane apart, either way) */
+    /* the tile's outputs, element by element (scattered, a channel plane apart) */
     REAL tile[CTM][CKB];
     _Pragma("unroll") for (int i = 0; i < CTM; ++i)
         _Pragma("unroll") for (int j = 0; j < CNV; ++j) VSTORE(acc[i][j], j, tile[i]);
-    _Pragma("unroll 1") for (int i = 0; i < CTM; ++i) {
+    DIRECT_STORE_LOOP for (int i = 0; i < CTM; ++i) {
         const uint gp = p0 + (uint)i;
         if (gp < NP) {
             const uint n = gp / PL, q = gp - n * PL;
             __global REAL *dst = y + y_off + n * (uint)ldy + q;
-            _Pragma("unroll 1") for (uint l = 0; l < CKB; ++l) {
+            DIRECT_STORE_LOOP for (uint l = 0; l < CKB; ++l) {
                 const uint ko = kb * CKB + l;
                 if (ko < KO)
                     dst[ko * PL] = tile[i][l] + (has_bias ? b[b_off + ko] : (REAL)0);

@@ -1,24 +1,32 @@
-# Turns one OpenCL C file into a C source defining
+# Turns one OpenCL C file, or several as one program, into a C source defining
 #   const char <SYMBOL>[] = { ...bytes..., 0 };
-# with the kernel prelude (cl/common.cl) in front of it and a #line directive
-# between, so that build logs name the kernel's own file and lines.
+# with the kernel prelude (cl/common.cl) in front and a #line directive before
+# each file, so that build logs name the kernel's own file and lines.
 # Run as a script at build time (see clrt_embed_cl below), so that editing a
 # .cl file, or the prelude, rebuilds the library.
-# Usage when included: clrt_embed_cl(<out-var> PRELUDE <common.cl> <file>...).
+# Usage when included: clrt_embed_cl(<out-var> PRELUDE <common.cl> <file>...)
+# (a symbol per file) and clrt_embed_cl_bundle(<out-var> <stem> PRELUDE
+# <common.cl> <file>...) (one symbol, clrt__cl_<stem>, for the files together).
 
 if(CMAKE_SCRIPT_MODE_FILE)
-  # Script mode: -DPRELUDE=<common.cl> -DINPUT=<file.cl> -DOUTPUT=<file.c> -DSYMBOL=<name>
-  get_filename_component(name "${INPUT}" NAME)
-  file(READ "${PRELUDE}" prelude_hex HEX)
-  string(HEX "\n#line 1 \"${name}\"\n" line_hex)
-  file(READ "${INPUT}" hex HEX)
-  set(hex "${prelude_hex}${line_hex}${hex}")
+  # Script mode: -DPRELUDE=<common.cl> -DINPUT=<file.cl>[|<file.cl>...] -DOUTPUT=<file.c> -DSYMBOL=<name>
+  file(READ "${PRELUDE}" hex HEX)
+  string(REPLACE "|" ";" inputs "${INPUT}")
+  set(names)
+  foreach(input IN LISTS inputs)
+    get_filename_component(name "${input}" NAME)
+    string(HEX "\n#line 1 \"${name}\"\n" line_hex)
+    file(READ "${input}" file_hex HEX)
+    string(APPEND hex "${line_hex}${file_hex}")
+    list(APPEND names "cl/${name}")
+  endforeach()
+  list(JOIN names ", " name)
   # 0x.. for every byte, a line break every 16 bytes to keep compilers happy
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "((0x[0-9a-f][0-9a-f],){16})" "\\1\n    " bytes "${bytes}")
   get_filename_component(prelude_name "${PRELUDE}" NAME)
   file(WRITE "${OUTPUT}"
-    "/* Generated from cl/${prelude_name} and cl/${name} by cmake/EmbedCL.cmake. Do not edit. */\n"
+    "/* Generated from cl/${prelude_name} and ${name} by cmake/EmbedCL.cmake. Do not edit. */\n"
     "extern const char ${SYMBOL}[];\n"
     "const char ${SYMBOL}[] = {\n    ${bytes}0x00};\n")
   return()
@@ -47,4 +55,29 @@ function(clrt_embed_cl out_var)
   endforeach()
   file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/embedded")
   set(${out_var} ${sources} PARENT_SCOPE)
+endfunction()
+
+# clrt_embed_cl_bundle(<out-var> <stem> PRELUDE <common.cl> <file.cl>...): one C
+# source, clrt_cl_<stem>.c, defining clrt__cl_<stem>: the prelude, then each file.
+# Kernels built with the same options from one text share one program (one
+# front-end pass of the driver's compiler instead of one per file).
+function(clrt_embed_cl_bundle out_var stem)
+  cmake_parse_arguments(arg "" "PRELUDE" "" ${ARGN})
+  get_filename_component(prelude "${arg_PRELUDE}" ABSOLUTE)
+  set(abs_files)
+  foreach(cl IN LISTS arg_UNPARSED_ARGUMENTS)
+    get_filename_component(abs "${cl}" ABSOLUTE)
+    list(APPEND abs_files "${abs}")
+  endforeach()
+  string(REPLACE ";" "|" joined "${abs_files}")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded/clrt_cl_${stem}.c")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -DPRELUDE=${prelude} -DINPUT=${joined} -DOUTPUT=${out} -DSYMBOL=clrt__cl_${stem}
+            -P "${CLRT_EMBED_SCRIPT}"
+    DEPENDS ${abs_files} "${prelude}" "${CLRT_EMBED_SCRIPT}"
+    COMMENT "Embedding cl/${stem}*.cl as one text"
+    VERBATIM)
+  file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/embedded")
+  set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

@@ -73,10 +73,15 @@ static const char *source(const clrt__pvals *p)
     return clrt__cl_elementwise;
 }
 
-void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_t max_item1, size_t global[2],
-                       size_t local[2])
+void clrt__ew_geometry(const clrt__ew_params *p, const clrt__device_facts *dev, size_t rows, size_t cols,
+                       size_t global[2], size_t local[2])
 {
     const size_t per_row = clrt__ceil_div(cols, (size_t)p->vw * p->items); /* work-items a row needs */
+    const size_t max_item1 = dev->max_work_item[1];
+    /* a CPU driver compiles a kernel anew for each group shape (POCL: one work-group
+     * function per local size), so there the rows a group takes do not follow the
+     * matrix's rows (a batch size each); the work-items past the last row return */
+    const int shrink_rows = !clrt__wants_register_tiles(dev);
     size_t lx = p->wg, ly = 1;
     if (rows > 1) {
         /* narrow rows: the rest of the group takes more rows; halving keeps lx a
@@ -84,7 +89,7 @@ void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_
         while (lx % 2 == 0 && lx / 2 >= per_row)
             lx /= 2;
         ly = p->wg / lx;
-        while (ly > 1 && ((max_item1 && ly > max_item1) || ly / 2 >= rows))
+        while (ly > 1 && ((max_item1 && ly > max_item1) || (shrink_rows && ly / 2 >= rows)))
             ly /= 2;
     }
     local[0] = lx;

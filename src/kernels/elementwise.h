@@ -67,9 +67,10 @@ static inline int clrt__ew_variant(clrt__ew_op op, int bread) { return (int)op *
  * each row gets ceil(cols / (vw * items)) work-items in dimension 0, rows run
  * over dimension 1. One row: local size wg x 1. Several: the groups are made
  * as narrow as a row needs (wg halved while half still covers the row) and
- * the rest of wg goes to rows, at most max_item1 (the device's limit in
- * dimension 1, 0 = none) and no more than rows needs. */
-void clrt__ew_geometry(const clrt__ew_params *p, size_t rows, size_t cols, size_t max_item1, size_t global[2],
-                       size_t local[2]);
+ * the rest of wg goes to rows, at most the device's limit in dimension 1 and,
+ * on a GPU, no more than rows needs (a CPU keeps one group shape per row width:
+ * its driver compiles each shape). */
+void clrt__ew_geometry(const clrt__ew_params *p, const clrt__device_facts *dev, size_t rows, size_t cols,
+                       size_t global[2], size_t local[2]);
 
 #endif

@@ -1,6 +1,7 @@
 /* The neural-network layers' kernels and their launch rules. Four built-in
- * kernels, one cl/ source each, a main entry and one auxiliary entry of the
- * same program (its other direction):
+ * kernels, one cl/ file each, embedded together as one text (so that, with the
+ * same parameters, the four are one program and one build), a main entry and
+ * auxiliary entries (its other direction):
  *   nn_im2col  cl/nn_im2col.cl  im2col        col2im, conv_direct, conv_wt (convolution)
  *   nn_layout  cl/nn_layout.cl  conv_rows     conv_cols         (convolution)
  *   nn_pool    cl/nn_pool.cl    maxpool_forward maxpool_backward, maxpool_backward_tiled

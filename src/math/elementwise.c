@@ -96,7 +96,7 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
     cl_ulong b_off = bb->offset, ldb = (form == B_SAME || form == B_COL) && !flat ? bb->ld : 0;
     const clrt__ew_params p = clrt__ew(&k->p);
     size_t global[2], local[2];
-    clrt__ew_geometry(&p, (size_t)rows, (size_t)cols, q->ctx->facts.max_work_item[1], global, local);
+    clrt__ew_geometry(&p, &q->ctx->facts, (size_t)rows, (size_t)cols, global, local);
     clrt__args args = {0};
     clrt__arg_ulong(&args, rows);
     clrt__arg_ulong(&args, cols);

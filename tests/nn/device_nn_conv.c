@@ -15,6 +15,9 @@
 #include "common/test_util.h"
 
 #include "base/debug.h"
+#include "common/fake_device.h"
+#include "kernels/nn.h"
+#include "kernels/params.h"
 
 enum { CANARY = 13 };
 static const double OUTSIDE = 777.25; /* every element of a view's parent outside the view */
@@ -416,7 +419,8 @@ static void pool_output(void **state)
 }
 
 /* Other parameters of the nn kernels give the same results: 64-bit index
- * arithmetic in im2col/col2im (the path too large shapes take), groups of 1
+ * arithmetic in im2col, col2im and pooling, the tiled backward pass too (the
+ * path too large shapes take), groups of 1
  * and of 32, forced on the fixture's context and then cleared. The tuner has
  * no operation for these kernels and says so. */
 static void conv_params(void **state)
@@ -433,8 +437,9 @@ static void conv_params(void **state)
                 tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
             for (size_t i = 0; i < (tu_small() ? 1 : 3); i++)
                 check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
-            const pool_case pc = {2, 3, 7, 9, 3, 2};
+            const pool_case pc = {2, 3, 7, 9, 3, 2}, tiled = {2, 3, 8, 10, 2, 2};
             check_pool(dt, &pc, 1, 1, 0);
+            check_pool(dt, &tiled, 0, 0, 1);
             for (int k = 0; k < 4; k++)
                 TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
         }
@@ -491,7 +496,7 @@ static void conv_loop_slices(void **state)
  * im2col + GEMM (conv=0), the direct kernel for the forward pass where the
  * channels fill its block (conv=1), always (conv=2) and for the data gradient
  * too (conv=3, stride 1), with the device's default
- * tile and with small odd tiles (several blocks of output channels, a block
+ * tile, the GPUs' (stored unrolled: 32 values) and with small odd tiles (several blocks of output channels, a block
  * wider than the channels, tiles of positions spanning two images and running
  * past the last one, groups of 1 and 4), forced on nn_im2col and then cleared. */
 static void conv_algorithms(void **state)
@@ -510,7 +515,8 @@ static void conv_algorithms(void **state)
         {17, 20, 12, 12, 50, 5, 5, 1, 0}, /* conv2 at 1088 positions: conv=1 takes the direct kernel on CPUs */
     };
     static const char *const params[] = {"conv=0", "conv=1", "conv=2", "conv=3", "conv=2 vw=4 ctm=5 cnv=2 cwg=4",
-                                         "conv=3 vw=2 ctm=3 cnv=3 cwg=1", "conv=3 vw=16 ctm=7 cnv=1 cwg=4"};
+                                         "conv=3 vw=2 ctm=3 cnv=3 cwg=1", "conv=3 vw=16 ctm=7 cnv=1 cwg=4",
+                                         "conv=2 vw=4 ctm=4 cnv=2 cwg=256" /* the GPUs' shipped tile */};
     const size_t ncases = tu_small() ? 4 : sizeof cases / sizeof *cases;
     for (int d = 0; d < tu_n_dtypes(); d++) {
         const clrt_dtype dt = tu_dtype_at(d);
@@ -523,6 +529,60 @@ static void conv_algorithms(void **state)
             check_conv(dt, &t, 1, 1, 1); /* the data gradient alone */
             check_conv(dt, &t, 0, 0, 6); /* the others without it */
             TU_OK(clrt_tune_override(tu_fx->ctx, "nn_im2col", dt, NULL));
+        }
+    }
+}
+
+/* The CNN kernels' parameters a real GPU gets, exactly as shipped, for NVIDIA's and
+ * AMD's classes (made-up devices of their drivers' facts), forced on this device
+ * through the tuning API: no CPU driver or emulator would pick them, so without
+ * this they would first run on a user's GPU. Each kernel's shipped text must be
+ * accepted and run the convolution (im2col + GEMM as shipped, then the direct
+ * kernel with the GPUs' tile when asked for: conv=2) and max-pooling exactly. */
+static void cnn_shipped_gpu_defaults(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *vendor, *name;
+        unsigned long long local_mem;
+        int nv_options;
+    } classes[] = {{"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1},
+                   {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 0}};
+    const clrt__kernel_def *const defs[] = {&clrt__k_nn_im2col, &clrt__k_nn_layout, &clrt__k_nn_pool,
+                                            &clrt__k_nn_act};
+    enum { NDEFS = sizeof defs / sizeof *defs };
+    static const conv_case convs[] = {{3, 7, 11, 6, 5, 5, 5, 2, 2}, {2, 3, 6, 7, 4, 3, 5, 1, 1},
+                                      {17, 20, 12, 12, 50, 5, 5, 1, 0}};
+    static const pool_case pool = {2, 3, 5, 35, 2, 2};
+    const size_t nconvs = tu_small() ? 2 : 3;
+    for (size_t g = 0; g < sizeof classes / sizeof *classes; g++) {
+        const clrt__device_facts f =
+            tu_fake_gpu_facts(classes[g].vendor, classes[g].name, classes[g].local_mem, 1024, 1024, classes[g].nv_options);
+        for (int d = 0; d < tu_n_dtypes(); d++) {
+            const clrt_dtype dt = tu_dtype_at(d);
+            char text[NDEFS][256];
+            for (int k = 0; k < NDEFS; k++) {
+                clrt__pvals p;
+                defs[k]->defaults(&f, tu_dtype_size(dt), &p);
+                assert_int_equal(clrt__params_text(defs[k], &p, text[k], sizeof text[k]), 0);
+                print_message("%s %s: %s %s\n", classes[g].name, tu_dtype_name(dt), defs[k]->name, text[k]);
+                char why[256] = "";
+                if (clrt_tune_check(tu_fx->ctx, defs[k]->name, dt, text[k], why, sizeof why) != CLRT_OK)
+                    fail_msg("%s's shipped %s defaults refused on this device: %s", classes[g].name, defs[k]->name, why);
+                tu_override(tu_fx->ctx, defs[k]->name, dt, text[k]);
+            }
+            for (size_t i = 0; i < nconvs; i++)
+                check_conv(dt, &convs[i], 1, (int)(i & 1), 7);
+            check_pool(dt, &pool, 1, 0, 0);
+            check_pool(dt, &pool, 0, 1, 1);
+            char direct[256], *c = strstr(strcpy(direct, text[0]), "conv=0 ");
+            assert_non_null(c); /* im2col + GEMM shipped: the direct kernel only when asked for */
+            c[5] = '2';
+            tu_override(tu_fx->ctx, "nn_im2col", dt, direct);
+            for (size_t i = 0; i < nconvs; i++)
+                check_conv(dt, &convs[i], (int)(~i & 1), (int)(i & 1), 7);
+            for (int k = 0; k < NDEFS; k++)
+                TU_OK(clrt_tune_override(tu_fx->ctx, defs[k]->name, dt, NULL));
         }
     }
 }
@@ -883,6 +943,7 @@ int main(void)
         TU_FIXTURE_TEST(conv_params),
         TU_FIXTURE_TEST(conv_loop_slices),
         TU_FIXTURE_TEST(conv_algorithms),
+        TU_FIXTURE_TEST(cnn_shipped_gpu_defaults),
         TU_FIXTURE_TEST(conv_threads),
         TU_FIXTURE_TEST(conv_refusals),
         TU_FIXTURE_TEST(pool_refusals),
