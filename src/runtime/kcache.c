@@ -130,12 +130,18 @@ static int log_blames_resources(void)
     return 0;
 }
 
-static int retry_smaller(clrt_context *ctx, const clrt__kernel_def *def, clrt__built *b)
+static int retry_smaller(clrt_context *ctx, const clrt__kernel_def *def, clrt__built *b, const char *failed)
 {
     if (!def->group || b->origin == CLRT_PARAMS_TUNED || !log_blames_resources())
         return 0;
     const size_t was = def->group(&b->p);
     if (was < 2 || def->fit(&ctx->facts, clrt__dtype_size(b->dtype), was / 2, &b->p) != 1)
+        return 0;
+    /* a group size that is not a build option (the neural-network kernels' wg)
+     * builds the same program again: no retry, the same failure */
+    char options[768];
+    if (clrt__params_options(def, &b->p, clrt__elem_of(b->dtype), b->variant, options, sizeof options) != 0 ||
+        strcmp(options, failed) == 0)
         return 0;
     char text[256] = "";
     (void)clrt__params_text(def, &b->p, text, sizeof text);
@@ -160,7 +166,7 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
         const clrt__build_what what = {def->name, clrt__dtype_word(b->dtype), variant};
         cl_program program;
         int status = clrt__program_get(ctx, def->source(&b->p), 1, options, &what, func, &program);
-        if (status == CLRT_EBUILD && retry_smaller(ctx, def, b))
+        if (status == CLRT_EBUILD && retry_smaller(ctx, def, b, options))
             continue;
         if (status != CLRT_OK)
             return status;

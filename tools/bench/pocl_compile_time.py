@@ -17,6 +17,10 @@ on its own thread, so the three overlap with each other and with the run;
 busy counts overlapping seconds once. (POCL's own llvm_codegen timer starts
 when the kernel is asked for: it includes the work-group generation and any
 wait for POCL's compiler, so adding it to the work-group time counts twice.)
+The reading pairs each start with the next end of its kind, so it assumes one
+front end at a time (clrt builds a context's programs one after another) and
+one kernel compile at a time (POCL's compile thread), within one day (the log
+stamps carry the time of day).
 
 Usage:
   tools/bench/pocl_compile_time.py [--runs N] -- COMMAND [ARG...]

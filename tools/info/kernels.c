@@ -97,6 +97,21 @@ static int build_warnings(cl_kernel k, cl_device_id dev)
     return print_log_lines(prog, dev, warning);
 }
 
+/* Whether k's program was met before (the neural-network kernels share one
+ * program: its log and rebuild are shown once); records it otherwise. */
+static int program_seen(cl_kernel k, cl_program *seen, size_t *n, size_t cap)
+{
+    cl_program prog;
+    if (clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < *n; i++)
+        if (seen[i] == prog)
+            return 1;
+    if (*n < cap)
+        seen[(*n)++] = prog;
+    return 0;
+}
+
 int info_kernels(void)
 {
     clrt_context *ctx;
@@ -115,6 +130,8 @@ int info_kernels(void)
     printf("built-in kernels on %zu [%u:%u] %s (%s)\n", d.index, d.platform_index, d.device_index, d.name,
            d.driver);
     int failed = 0, warnings = 0, compiled = 0;
+    cl_program seen[64];
+    size_t nseen = 0;
     for (size_t i = 0; clrt_tune_kernel_name(i); i++) {
         const char *name = clrt_tune_kernel_name(i);
         for (int dbl = 0; dbl < 2; dbl++) {
@@ -138,6 +155,10 @@ int info_kernels(void)
             printf("  %s %s: %s\n", name, dbl ? "f64" : "f32", params);
             printf("      work-group limit %zu (multiple %zu), private %llu bytes/item, local %llu bytes/group\n", wg,
                    mult, (unsigned long long)priv, (unsigned long long)local);
+            if (program_seen(k, seen, &nseen, sizeof seen / sizeof *seen)) {
+                printf("      (the same program as a kernel above: its log is there)\n");
+                continue;
+            }
             const int w = build_warnings(k, dev);
             if (w >= 0) {
                 compiled++;
@@ -148,7 +169,7 @@ int info_kernels(void)
         }
     }
     /* kernels whose program came from a binary (clrt's cache) have no log */
-    printf("compiler warnings: %d, in the %d kernel builds compiled from source here%s\n", warnings, compiled,
+    printf("compiler warnings: %d, in the %d programs compiled from source here%s\n", warnings, compiled,
            compiled ? "" : " (all came from clrt's program cache: CLRT_CACHE=0 compiles them)");
     clrt_context_destroy(ctx);
     return failed;
