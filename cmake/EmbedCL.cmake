@@ -38,22 +38,12 @@ set(CLRT_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 # clrt_cl_<stem>.c in the build tree, each defining clrt__cl_<stem>.
 function(clrt_embed_cl out_var)
   cmake_parse_arguments(arg "" "PRELUDE" "" ${ARGN})
-  get_filename_component(prelude "${arg_PRELUDE}" ABSOLUTE)
   set(sources)
   foreach(cl IN LISTS arg_UNPARSED_ARGUMENTS)
     get_filename_component(stem "${cl}" NAME_WE)
-    get_filename_component(abs "${cl}" ABSOLUTE)
-    set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded/clrt_cl_${stem}.c")
-    add_custom_command(
-      OUTPUT "${out}"
-      COMMAND ${CMAKE_COMMAND} -DPRELUDE=${prelude} -DINPUT=${abs} -DOUTPUT=${out} -DSYMBOL=clrt__cl_${stem}
-              -P "${CLRT_EMBED_SCRIPT}"
-      DEPENDS "${abs}" "${prelude}" "${CLRT_EMBED_SCRIPT}"
-      COMMENT "Embedding cl/${stem}.cl"
-      VERBATIM)
+    clrt_embed_cl_bundle(out ${stem} PRELUDE ${arg_PRELUDE} ${cl})
     list(APPEND sources "${out}")
   endforeach()
-  file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/embedded")
   set(${out_var} ${sources} PARENT_SCOPE)
 endfunction()
 
@@ -65,10 +55,14 @@ function(clrt_embed_cl_bundle out_var stem)
   cmake_parse_arguments(arg "" "PRELUDE" "" ${ARGN})
   get_filename_component(prelude "${arg_PRELUDE}" ABSOLUTE)
   set(abs_files)
+  set(names)
   foreach(cl IN LISTS arg_UNPARSED_ARGUMENTS)
     get_filename_component(abs "${cl}" ABSOLUTE)
+    get_filename_component(name "${cl}" NAME)
     list(APPEND abs_files "${abs}")
+    list(APPEND names "cl/${name}")
   endforeach()
+  list(JOIN names " " names)
   string(REPLACE ";" "|" joined "${abs_files}")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded/clrt_cl_${stem}.c")
   add_custom_command(
@@ -76,7 +70,7 @@ function(clrt_embed_cl_bundle out_var stem)
     COMMAND ${CMAKE_COMMAND} -DPRELUDE=${prelude} -DINPUT=${joined} -DOUTPUT=${out} -DSYMBOL=clrt__cl_${stem}
             -P "${CLRT_EMBED_SCRIPT}"
     DEPENDS ${abs_files} "${prelude}" "${CLRT_EMBED_SCRIPT}"
-    COMMENT "Embedding cl/${stem}*.cl as one text"
+    COMMENT "Embedding ${names}"
     VERBATIM)
   file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/embedded")
   set(${out_var} ${out} PARENT_SCOPE)

@@ -27,22 +27,30 @@ void tu_fake_cpu_device(clrt_device_info *info, clrt__device_facts *facts)
     facts->pref_vec_double = 8;
 }
 
-clrt__device_facts tu_fake_gpu_facts(const char *vendor, const char *name, unsigned long long local_mem,
-                                     size_t max_group, size_t max_item0, int nv_options)
+clrt__device_facts tu_fake_gpu(tu_gpu_class c)
 {
+    static const struct {
+        const char *vendor, *name;
+        unsigned long long local_mem;
+        int nv_options;
+    } classes[TU_GPU_CLASSES] = {
+        [TU_GPU_NVIDIA] = {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1},
+        [TU_GPU_AMD] = {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 0},
+        [TU_GPU_INTEL] = {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 0},
+    };
     clrt__device_facts f;
     memset(&f, 0, sizeof f);
     f.type = CLRT_DEVICE_GPU;
-    snprintf(f.vendor, sizeof f.vendor, "%s", vendor);
-    snprintf(f.name, sizeof f.name, "%s", name);
-    snprintf(f.platform, sizeof f.platform, "%s", vendor);
+    snprintf(f.vendor, sizeof f.vendor, "%s", classes[c].vendor);
+    snprintf(f.name, sizeof f.name, "%s", classes[c].name);
+    snprintf(f.platform, sizeof f.platform, "%s", classes[c].vendor);
     f.compute_units = 100;
-    f.local_mem = local_mem;
-    f.max_work_group = max_group;
-    f.max_work_item[0] = f.max_work_item[1] = max_item0;
+    f.local_mem = classes[c].local_mem;
+    f.max_work_group = 1024;
+    f.max_work_item[0] = f.max_work_item[1] = 1024;
     f.max_work_item[2] = 64;
     f.pref_vec_float = f.pref_vec_double = 1;
     f.max_alloc = 1ull << 32;
-    f.nv_compiler_options = nv_options;
+    f.nv_compiler_options = classes[c].nv_options;
     return f;
 }

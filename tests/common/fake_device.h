@@ -11,11 +11,17 @@
  * with fp64, 2 compute units, 1 MiB local memory, work-groups of 4096. */
 void tu_fake_cpu_device(clrt_device_info *info, clrt__device_facts *facts);
 
-/* A GPU's facts as its driver reports them: the vendor (also its platform), the
- * device's name, local memory per group, the largest work-group and first
- * work-item dimension, and whether it takes cl_nv_compiler_options; 100 compute
+/* The GPU vendor classes clrt has defaults for, each as one of its devices. */
+typedef enum {
+    TU_GPU_NVIDIA, /* "NVIDIA H200": 48 KiB local memory, takes cl_nv_compiler_options */
+    TU_GPU_AMD,    /* "gfx90a" (an MI200): 64 KiB local memory */
+    TU_GPU_INTEL,  /* "Intel(R) Data Center GPU Max 1550": 128 KiB local memory */
+    TU_GPU_CLASSES
+} tu_gpu_class;
+
+/* The class's device as its driver reports it: vendor (also its platform), name,
+ * local memory and compiler options as above; work-groups of 1024, 100 compute
  * units, 4 GiB allocations, vector width 1. */
-clrt__device_facts tu_fake_gpu_facts(const char *vendor, const char *name, unsigned long long local_mem,
-                                     size_t max_group, size_t max_item0, int nv_options);
+clrt__device_facts tu_fake_gpu(tu_gpu_class c);
 
 #endif

@@ -27,21 +27,15 @@
 #include "clrt/clrt.h"
 
 typedef struct gpu_class {
-    const char *name, *targets, *vendor, *device;
-    unsigned long long local_mem;
-    int nv_options;
+    const char *name, *targets;
+    tu_gpu_class device;
 } gpu_class;
 
-/* The classes gpu-isa has targets for, with the facts their drivers report. */
+/* The classes gpu-isa has targets for. */
 static const gpu_class classes[] = {
-    {"nvidia", "sm_90,sm_80", "NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1},
-    {"amd", "gfx90a,gfx1100", "Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 0},
+    {"nvidia", "sm_90,sm_80", TU_GPU_NVIDIA},
+    {"amd", "gfx90a,gfx1100", TU_GPU_AMD},
 };
-
-static clrt__device_facts facts_of(const gpu_class *g)
-{
-    return tu_fake_gpu_facts(g->vendor, g->device, g->local_mem, 1024, 1024, g->nv_options);
-}
 
 /* The kernels shown: the GEMM and the CNN's layers. */
 static const int kernels[] = {CLRT__K_MATMUL, CLRT__K_NN_IM2COL, CLRT__K_NN_LAYOUT, CLRT__K_NN_POOL,
@@ -74,7 +68,7 @@ static size_t group_of(const clrt__kernel_def *def, const clrt__pvals *p, const 
 static int print_build(FILE *out, const char *dir, const gpu_class *g, const clrt__kernel_def *def, int dtype,
                        int variant, const char *vname)
 {
-    const clrt__device_facts f = facts_of(g);
+    const clrt__device_facts f = tu_fake_gpu(g->device);
     clrt__pvals p;
     def->defaults(&f, clrt__dtype_size(dtype), &p);
     char why[256], options[1024], file[256];

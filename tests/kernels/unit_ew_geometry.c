@@ -25,7 +25,7 @@ static void geometry(void **state)
     clrt_device_info info;
     clrt__device_facts cpu;
     tu_fake_cpu_device(&info, &cpu);
-    const clrt__device_facts gpu = tu_fake_gpu_facts("NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 1);
+    const clrt__device_facts gpu = tu_fake_gpu(TU_GPU_NVIDIA);
     const clrt__device_facts *devs[] = {&cpu, &gpu};
     static const size_t widths[] = {1, 10, 500, 4097, 100000};
     static const size_t rows[] = {1, 2, 4, 5, 64, 257, 3000};

@@ -505,36 +505,24 @@ static void gemm_fitted_rows(void **state)
  * (maxreg, -cl-nv-maxrregcount, fp32) is an option only NVIDIA's compiler takes: it
  * is refused here and the rest forced without it. */
 typedef struct gpu_class {
-    const char *vendor, *name;
-    unsigned long long local_mem;
-    size_t max_group, max_item0;
-    unsigned tile_f32;   /* the fp32 tile edge (tm * wgx) the class must ship */
-    int nv_options;      /* the driver takes cl_nv_compiler_options */
+    tu_gpu_class device;
+    unsigned tile_f32; /* the fp32 tile edge (tm * wgx) the class must ship */
 } gpu_class;
 
-static const gpu_class gpu_classes[] = {
-    {"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1024, 1024, 128, 1},
-    {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 1024, 1024, 128, 0},
-    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", 128 * 1024, 1024, 1024, 64, 0},
-};
-
-static clrt__device_facts gpu_facts(const gpu_class *g)
-{
-    return tu_fake_gpu_facts(g->vendor, g->name, g->local_mem, g->max_group, g->max_item0, g->nv_options);
-}
+static const gpu_class gpu_classes[] = {{TU_GPU_NVIDIA, 128}, {TU_GPU_AMD, 128}, {TU_GPU_INTEL, 64}};
 
 /* The class's shipped matmul parameters for dtype dt as text (maxreg dropped: see
  * above, after checking it is the only thing this device refuses), in mm. */
 static clrt__matmul_params shipped_matmul(clrt_context *ctx, const gpu_class *g, clrt_dtype dt, char *mm, size_t cap)
 {
-    const clrt__device_facts f = gpu_facts(g);
+    const clrt__device_facts f = tu_fake_gpu(g->device);
     clrt__pvals p;
     clrt__k_matmul.defaults(&f, tu_dtype_size(dt), &p);
     clrt__matmul_params m = clrt__mm(&p);
     assert_true(m.use_local);
     if (dt == CLRT_FLOAT32)
         assert_int_equal(m.tm * m.wgx, g->tile_f32);
-    assert_int_equal(m.maxreg, g->nv_options && dt == CLRT_FLOAT32 ? 128 : 0);
+    assert_int_equal(m.maxreg, f.nv_compiler_options && dt == CLRT_FLOAT32 ? 128 : 0);
     char why[256] = "";
     if (m.maxreg) {
         assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, cap), 0);
@@ -545,7 +533,7 @@ static clrt__matmul_params shipped_matmul(clrt_context *ctx, const gpu_class *g,
     }
     assert_int_equal(clrt__params_text(&clrt__k_matmul, &p, mm, cap), 0);
     if (clrt_tune_check(ctx, "matmul", dt, mm, why, sizeof why) != CLRT_OK)
-        fail_msg("%s's shipped matmul defaults refused on this device: %s", g->name, why);
+        fail_msg("%s's shipped matmul defaults refused on this device: %s", f.name, why);
     return m;
 }
 
@@ -617,7 +605,7 @@ static void gemm_shipped_gpu_defaults(void **state)
 {
     (void)state;
     for (size_t g = 0; g < sizeof gpu_classes / sizeof gpu_classes[0]; g++) {
-        const clrt__device_facts f = gpu_facts(&gpu_classes[g]);
+        const clrt__device_facts f = tu_fake_gpu(gpu_classes[g].device);
         for (int d = 0; d < tu_n_dtypes(); d++) {
             const clrt_dtype dt = tu_dtype_at(d);
             clrt_queue *q;
@@ -627,11 +615,11 @@ static void gemm_shipped_gpu_defaults(void **state)
             clrt__pvals p;
             clrt__k_elementwise.defaults(&f, tu_dtype_size(dt), &p);
             assert_int_equal(clrt__params_text(&clrt__k_elementwise, &p, add, sizeof add), 0);
-            print_message("%s %s: matmul %s; add %s\n", gpu_classes[g].name, tu_dtype_name(dt), mm, add);
+            print_message("%s %s: matmul %s; add %s\n", f.name, tu_dtype_name(dt), mm, add);
             TU_OK(clrt_tune_override(ctx, "matmul", dt, mm));
             shipped_gemm_shapes(ctx, q, dt, &m);
             tu_assert_ran(ctx, "matmul", dt, mm);
-            shipped_add(ctx, q, dt, add, gpu_classes[g].name);
+            shipped_add(ctx, q, dt, add, f.name);
             clrt_queue_destroy(q);
             clrt_context_destroy(ctx);
         }

@@ -542,12 +542,7 @@ static void conv_algorithms(void **state)
 static void cnn_shipped_gpu_defaults(void **state)
 {
     (void)state;
-    static const struct {
-        const char *vendor, *name;
-        unsigned long long local_mem;
-        int nv_options;
-    } classes[] = {{"NVIDIA Corporation", "NVIDIA H200", 48 * 1024, 1},
-                   {"Advanced Micro Devices, Inc.", "gfx90a", 64 * 1024, 0}};
+    static const tu_gpu_class classes[] = {TU_GPU_NVIDIA, TU_GPU_AMD};
     const clrt__kernel_def *const defs[] = {&clrt__k_nn_im2col, &clrt__k_nn_layout, &clrt__k_nn_pool,
                                             &clrt__k_nn_act};
     enum { NDEFS = sizeof defs / sizeof *defs };
@@ -556,8 +551,7 @@ static void cnn_shipped_gpu_defaults(void **state)
     static const pool_case pool = {2, 3, 5, 35, 2, 2};
     const size_t nconvs = tu_small() ? 2 : 3;
     for (size_t g = 0; g < sizeof classes / sizeof *classes; g++) {
-        const clrt__device_facts f =
-            tu_fake_gpu_facts(classes[g].vendor, classes[g].name, classes[g].local_mem, 1024, 1024, classes[g].nv_options);
+        const clrt__device_facts f = tu_fake_gpu(classes[g]);
         for (int d = 0; d < tu_n_dtypes(); d++) {
             const clrt_dtype dt = tu_dtype_at(d);
             char text[NDEFS][256];
@@ -565,10 +559,10 @@ static void cnn_shipped_gpu_defaults(void **state)
                 clrt__pvals p;
                 defs[k]->defaults(&f, tu_dtype_size(dt), &p);
                 assert_int_equal(clrt__params_text(defs[k], &p, text[k], sizeof text[k]), 0);
-                print_message("%s %s: %s %s\n", classes[g].name, tu_dtype_name(dt), defs[k]->name, text[k]);
+                print_message("%s %s: %s %s\n", f.name, tu_dtype_name(dt), defs[k]->name, text[k]);
                 char why[256] = "";
                 if (clrt_tune_check(tu_fx->ctx, defs[k]->name, dt, text[k], why, sizeof why) != CLRT_OK)
-                    fail_msg("%s's shipped %s defaults refused on this device: %s", classes[g].name, defs[k]->name, why);
+                    fail_msg("%s's shipped %s defaults refused on this device: %s", f.name, defs[k]->name, why);
                 tu_override(tu_fx->ctx, defs[k]->name, dt, text[k]);
             }
             for (size_t i = 0; i < nconvs; i++)
