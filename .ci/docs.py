@@ -4,8 +4,9 @@ relative link [text](file#anchor) names a tracked file or folder and, into a
 Markdown file, a heading's anchor (GitHub's rule); each repository path cited
 (src/..., tools/..., docs/..., ...) is a tracked file or folder, or a program
 built from one (examples/quickstart from examples/quickstart.c); and each
-Markdown file named (DESIGN.md, say) is in the tree. Exit 1 listing every
-miss. Usage: .ci/docs.py (from anywhere in the checkout)."""
+Markdown file named (DESIGN.md, say) is in the tree; and each table row ends
+with its pipe and has as many cells as its table's header (a row run into the
+text after it breaks the table). Exit 1 listing every miss. Usage: .ci/docs.py (from anywhere in the checkout)."""
 import fnmatch
 import os
 import re
@@ -70,6 +71,24 @@ def check_citations(md, text, files, folders):
             yield f"{md}: names {m.group(1)}, which is not in the repository"
 
 
+def cells(row):
+    return len(re.split(r"(?<!\\)\|", re.sub(r"`[^`]*`", "``", row.strip()))) - 2
+
+
+def check_tables(md, text):
+    header = None
+    for no, line in enumerate(FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text).split("\n"), 1):
+        if not line.startswith("|"):
+            header = None
+            continue
+        if not line.rstrip().endswith("|"):
+            yield f"{md}:{no}: a table row that does not end with |"
+        elif header is None:
+            header = cells(line)
+        elif cells(line) != header:
+            yield f"{md}:{no}: a table row of {cells(line)} cells under a header of {header}"
+
+
 def main():
     os.chdir(subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
                             check=True).stdout.strip())
@@ -79,9 +98,10 @@ def main():
         text = open(md).read()
         bad += check_links(md, text, files, folders)
         bad += check_citations(md, text, files, folders)
+        bad += check_tables(md, text)
     for line in bad:
         print(line)
-    print(f"docs.py: {len(bad)} broken link(s) or citation(s)" if bad else "docs.py: every link and citation resolves")
+    print(f"docs.py: {len(bad)} broken link(s), citation(s) or table row(s)" if bad else "docs.py: every link and citation resolves, every table row is whole")
     return 1 if bad else 0
 
 

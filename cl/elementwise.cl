@@ -9,6 +9,9 @@
  *          vectorisation of the scalar form was measured 1.7x slower
  *   ITEMS  vectors per work-item along a row
  *   WG     work-group size (the launch's local size has WG work-items in all)
+ *   EW_ALL 1: every op the library launches in one program, a kernel each named
+ *          ew_<op>_<b> (ew_0_0: add with b read as rows); 0: one op, the kernel
+ *          `elementwise`, chosen by
  *   EW_OP  the op (EW_* below)
  *   EW_B   how b is read: EW_B_ROW a row of vectors (ldb = 0: one row applied to
  *          every row), EW_B_ONE one value per row (b[b_off + r * ldb]; ldb = 0: one
@@ -19,8 +22,12 @@
  * (AVX2, the fastest of 61 interleaved runs), a kernel choosing the op (and whether
  * it reads a and b) at run time took 8-15% longer than the add kernel it replaced
  * on c = a + b, and a kernel built for add alone took the same time as that kernel;
- * exp and tanh were 5-10% faster built alone. The price is a program per op used
- * (a ~240 ms build on its first use, then the program caches).
+ * exp and tanh were 5-10% faster built alone. The price, with EW_ALL 0, is a
+ * program per op used, each its own build. On a driver that compiles a program's
+ * kernels one by one at their first launch (POCL: the program's build is the
+ * front end, clang over opencl-c.h, about 0.1 s cold and 25 ms from POCL's cache
+ * whatever the source), EW_ALL 1 makes that one build for every op, each kernel
+ * still built alone (src/kernels/elementwise.c says where).
  *
  * Operands: element (r, j) of x is x[x_off + r * ldx + j]. A contiguous operation
  * runs as one row of rows*cols elements (the flat path: local size WG x 1); a view
@@ -69,17 +76,20 @@
 #define EW_B_ONE 1
 #define EW_B_NONE 2
 
+#ifndef EW_ALL
+#define EW_ALL 0
+#endif
 #ifndef EW_OP
 #define EW_OP EW_ADD
 #endif
 #ifndef EW_B
 #define EW_B EW_B_ROW
 #endif
-#if CLRT_DTYPE == 3 && EW_OP != EW_COPY && EW_OP != EW_FILL
+#if !EW_ALL && CLRT_DTYPE == 3 && EW_OP != EW_COPY && EW_OP != EW_FILL
 #error "int32 has copy and fill only"
 #endif
 
-#if EW_OP == EW_SIGMOID && CLRT_DTYPE == 2
+#if CLRT_DTYPE == 2 && (EW_ALL || EW_OP == EW_SIGMOID)
 /* The fp64 sigmoid with its exponential written out: measured on POCL 3.1
  * (AVX-512, 1e7 doubles, a bare kernel), 1 / (1 + exp(-x)) with the built-in
  * exp took 5.3 ms and this 4.5 ms (4.56 ms is clrt's copy-bound floor: relu), the
@@ -129,104 +139,114 @@ EW_SIGMOID64_DEFINE(REALV, CLRT_CAT(long, VW))
 #endif
 #endif
 
-/* The op on x and y of type T (REALV or REAL): a function per type, since
- * OpenCL C 1.2 has no overloading of user functions; the built-ins used are
- * defined for both. min/max: NaN when either is; relu: NaN stays NaN. */
-#define EW_DEFINE(name, T)                                                          \
-    T name(const T x, const T y, const REAL alpha, const REAL beta)                 \
+/* The ops' expressions in x and y of type T (REALV or REAL): EW_EXPR_<op>. The
+ * built-ins used are defined for both. min/max: NaN when either is; relu: NaN
+ * stays NaN. */
+#define EW_EXPR_0(T) (x + y)
+#define EW_EXPR_1(T) (x - y)
+#define EW_EXPR_2(T) (x * y)
+#define EW_EXPR_3(T) (x / y)
+#define EW_EXPR_4(T) (((x < y) | isnan(x)) ? x : y)
+#define EW_EXPR_5(T) (((x > y) | isnan(x)) ? x : y)
+#define EW_EXPR_6(T) (-x)
+#define EW_EXPR_7(T) fabs(x)
+#define EW_EXPR_8(T) exp(x)
+#define EW_EXPR_9(T) log(x)
+#define EW_EXPR_10(T) sqrt(x)
+#define EW_EXPR_11(T) (((x > (T)(0)) | isnan(x)) ? x : (T)(0))
+#define EW_EXPR_12(T) tanh(x)
+#if CLRT_DTYPE == 2
+#define EW_EXPR_13(T) CLRT_CAT(ew_sigmoid64_, T)(x)
+#else
+#define EW_EXPR_13(T) ((T)(1) / ((T)(1) + exp(-x)))
+#endif
+#define EW_EXPR_14(T) ((T)(alpha) * x + (T)(beta) * y)
+#define EW_EXPR_15(T) ((T)(alpha) * x)
+#define EW_EXPR_16(T) (x)
+#define EW_EXPR_17(T) ((T)(alpha))
+
+/* The op on x and y as a function per type (OpenCL C 1.2 has no overloading of
+ * user functions): ew_<op>_v on vectors, ew_<op>_s on scalars. */
+#define EW_DEFINE(OP, T, SUFFIX)                                                    \
+    T CLRT_CAT(CLRT_CAT(ew_, OP), SUFFIX)(const T x, const T y, const REAL alpha, const REAL beta) \
     {                                                                               \
         (void)x;                                                                    \
         (void)y;                                                                    \
         (void)alpha;                                                                \
         (void)beta;                                                                 \
-        return EW_EXPR(T);                                                          \
+        return CLRT_CAT(EW_EXPR_, OP)(T);                                           \
     }
-#if EW_OP == EW_ADD
-#define EW_EXPR(T) (x + y)
-#elif EW_OP == EW_SUB
-#define EW_EXPR(T) (x - y)
-#elif EW_OP == EW_MUL
-#define EW_EXPR(T) (x * y)
-#elif EW_OP == EW_DIV
-#define EW_EXPR(T) (x / y)
-#elif EW_OP == EW_MIN
-#define EW_EXPR(T) (((x < y) | isnan(x)) ? x : y)
-#elif EW_OP == EW_MAX
-#define EW_EXPR(T) (((x > y) | isnan(x)) ? x : y)
-#elif EW_OP == EW_NEG
-#define EW_EXPR(T) (-x)
-#elif EW_OP == EW_ABS
-#define EW_EXPR(T) fabs(x)
-#elif EW_OP == EW_EXP
-#define EW_EXPR(T) exp(x)
-#elif EW_OP == EW_LOG
-#define EW_EXPR(T) log(x)
-#elif EW_OP == EW_SQRT
-#define EW_EXPR(T) sqrt(x)
-#elif EW_OP == EW_RELU
-#define EW_EXPR(T) (((x > (T)(0)) | isnan(x)) ? x : (T)(0))
-#elif EW_OP == EW_TANH
-#define EW_EXPR(T) tanh(x)
-#elif EW_OP == EW_SIGMOID && CLRT_DTYPE == 2
-#define EW_EXPR(T) CLRT_CAT(ew_sigmoid64_, T)(x)
-#elif EW_OP == EW_SIGMOID
-#define EW_EXPR(T) ((T)(1) / ((T)(1) + exp(-x)))
-#elif EW_OP == EW_AXPBY
-#define EW_EXPR(T) ((T)(alpha) * x + (T)(beta) * y)
-#elif EW_OP == EW_SCALE
-#define EW_EXPR(T) ((T)(alpha) * x)
-#elif EW_OP == EW_COPY
-#define EW_EXPR(T) (x)
-#elif EW_OP == EW_FILL
-#define EW_EXPR(T) ((T)(alpha))
-#else
-#error "unknown EW_OP"
-#endif
-EW_DEFINE(ew_vector, REALV)
-EW_DEFINE(ew_scalar, REAL)
 
-#define EW_READS_A (EW_OP != EW_FILL)
+#define EW_FUNCS(OP) EW_DEFINE(OP, REALV, _v) EW_DEFINE(OP, REAL, _s)
 
-__kernel void elementwise(const ulong rows, const ulong cols, __global REAL *c, const ulong c_off, const ulong ldc,
-                          __global const REAL *a, const ulong a_off, const ulong lda, __global const REAL *b,
-                          const ulong b_off, const ulong ldb, const REAL alpha, const REAL beta)
-{
-    const ulong r = get_global_id(1);
-    if (r >= rows)
-        return;
-    __global REAL *cr = c + c_off + r * ldc;
-    __global const REAL *ar = a + a_off + r * lda;
-    __global const REAL *br = b + b_off + r * ldb;
-#if EW_B == EW_B_ONE
-    const REAL bs = *br;
-#else
-    const REAL bs = (REAL)(0);
-#endif
-    const ulong nv = cols / VW; /* whole vectors; the cols % VW rest is the tail */
-    const ulong lx = get_local_size(0);
-    const ulong base = (ulong)get_group_id(0) * (lx * ITEMS) + get_local_id(0);
-    /* Buffers normally start on a large alignment, so vector-typed accesses (one wide
-     * load on every GPU) are legal where the row starts on one; vloadn covers the rest. */
-    const size_t addr = (size_t)cr | (EW_READS_A ? (size_t)ar : 0) | (EW_B == EW_B_ROW ? (size_t)br : 0);
-    const int aligned = addr % (VW * sizeof(REAL)) == 0;
-    for (uint j = 0; j < ITEMS; ++j) {
-        const ulong v = base + (ulong)j * lx;
-        if (v < nv) {
-            REALV x = (REALV)(0), y = (REALV)(bs);
-#if EW_READS_A
-            x = aligned ? ((__global const REALV *)ar)[v] : VLOAD(v, ar);
-#endif
-#if EW_B == EW_B_ROW
-            y = aligned ? ((__global const REALV *)br)[v] : VLOAD(v, br);
-#endif
-            const REALV z = ew_vector(x, y, alpha, beta);
-            if (aligned)
-                ((__global REALV *)cr)[v] = z;
-            else
-                VSTORE(z, v, cr);
-        } else if (v == nv) {
-            for (ulong i = nv * VW; i < cols; ++i)
-                cr[i] = ew_scalar(EW_READS_A ? ar[i] : (REAL)(0), EW_B == EW_B_ROW ? br[i] : bs, alpha, beta);
-        }
+/* The kernel NAME for op OP (its EW_FUNCS before it) reading b as B (the body is
+ * the same for every op; the constants OP and B fold away what it does not need). */
+#define EW_KERNEL(NAME, OP, B)                                                                                      \
+    __kernel void NAME(const ulong rows, const ulong cols, __global REAL *c, const ulong c_off, const ulong ldc, \
+                       __global const REAL *a, const ulong a_off, const ulong lda, __global const REAL *b,      \
+                       const ulong b_off, const ulong ldb, const REAL alpha, const REAL beta)                   \
+    {                                                                                                           \
+        const ulong r = get_global_id(1);                                                                       \
+        if (r >= rows)                                                                                          \
+            return;                                                                                             \
+        const int reads_a = (OP) != EW_FILL;                                                                    \
+        __global REAL *cr = c + c_off + r * ldc;                                                                \
+        __global const REAL *ar = a + a_off + r * lda;                                                          \
+        __global const REAL *br = b + b_off + r * ldb;                                                          \
+        const REAL bs = (B) == EW_B_ONE ? *br : (REAL)(0);                                                      \
+        const ulong nv = cols / VW; /* whole vectors; the cols % VW rest is the tail */                         \
+        const ulong lx = get_local_size(0);                                                                     \
+        const ulong base = (ulong)get_group_id(0) * (lx * ITEMS) + get_local_id(0);                             \
+        /* Buffers normally start on a large alignment, so vector-typed accesses (one wide \
+         * load on every GPU) are legal where the row starts on one; vloadn covers the rest. */                 \
+        const size_t addr = (size_t)cr | (reads_a ? (size_t)ar : 0) | ((B) == EW_B_ROW ? (size_t)br : 0);     \
+        const int aligned = addr % (VW * sizeof(REAL)) == 0;                                                    \
+        for (uint j = 0; j < ITEMS; ++j) {                                                                      \
+            const ulong v = base + (ulong)j * lx;                                                               \
+            if (v < nv) {                                                                                       \
+                REALV x = (REALV)(0), y = (REALV)(bs);                                                          \
+                if (reads_a)                                                                                    \
+                    x = aligned ? ((__global const REALV *)ar)[v] : VLOAD(v, ar);                               \
+                if ((B) == EW_B_ROW)                                                                            \
+                    y = aligned ? ((__global const REALV *)br)[v] : VLOAD(v, br);                               \
+                const REALV z = CLRT_CAT(CLRT_CAT(ew_, OP), _v)(x, y, alpha, beta);             \
+                if (aligned)                                                                                    \
+                    ((__global REALV *)cr)[v] = z;                                                              \
+                else                                                                                            \
+                    VSTORE(z, v, cr);                                                                           \
+            } else if (v == nv) {                                                                               \
+                for (ulong i = nv * VW; i < cols; ++i)                                                          \
+                    cr[i] = CLRT_CAT(CLRT_CAT(ew_, OP), _s)(                                   \
+                        reads_a ? ar[i] : (REAL)(0), (B) == EW_B_ROW ? br[i] : bs, alpha, beta);                \
+            }                                                                                                   \
+        }                                                                                                       \
     }
-}
+
+#if !EW_ALL
+EW_FUNCS(EW_OP)
+EW_KERNEL(elementwise, EW_OP, EW_B)
+#else
+/* The ops as the library launches them (src/math/elementwise.c): the binary ops
+ * with b as rows or one value per row, axpby with b as rows, the rest without b;
+ * int32: copy and fill only. */
+#if CLRT_DTYPE != 3
+EW_FUNCS(0) EW_KERNEL(ew_0_0, 0, 0) EW_KERNEL(ew_0_1, 0, 1)
+EW_FUNCS(1) EW_KERNEL(ew_1_0, 1, 0) EW_KERNEL(ew_1_1, 1, 1)
+EW_FUNCS(2) EW_KERNEL(ew_2_0, 2, 0) EW_KERNEL(ew_2_1, 2, 1)
+EW_FUNCS(3) EW_KERNEL(ew_3_0, 3, 0) EW_KERNEL(ew_3_1, 3, 1)
+EW_FUNCS(4) EW_KERNEL(ew_4_0, 4, 0) EW_KERNEL(ew_4_1, 4, 1)
+EW_FUNCS(5) EW_KERNEL(ew_5_0, 5, 0) EW_KERNEL(ew_5_1, 5, 1)
+EW_FUNCS(6) EW_KERNEL(ew_6_2, 6, 2)
+EW_FUNCS(7) EW_KERNEL(ew_7_2, 7, 2)
+EW_FUNCS(8) EW_KERNEL(ew_8_2, 8, 2)
+EW_FUNCS(9) EW_KERNEL(ew_9_2, 9, 2)
+EW_FUNCS(10) EW_KERNEL(ew_10_2, 10, 2)
+EW_FUNCS(11) EW_KERNEL(ew_11_2, 11, 2)
+EW_FUNCS(12) EW_KERNEL(ew_12_2, 12, 2)
+EW_FUNCS(13) EW_KERNEL(ew_13_2, 13, 2)
+EW_FUNCS(14) EW_KERNEL(ew_14_0, 14, 0)
+EW_FUNCS(15) EW_KERNEL(ew_15_2, 15, 2)
+#endif
+EW_FUNCS(16) EW_KERNEL(ew_16_2, 16, 2)
+EW_FUNCS(17) EW_KERNEL(ew_17_2, 17, 2)
+#endif

@@ -14,6 +14,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
 {
     clrt__ew_params e;
     const int dbl = elem == 8;
+    e.ops = 0; /* a program per op: a GPU driver compiles every kernel of a program */
     if (dev->emulator) {
         e.vw = 4;
         e.items = 1;
@@ -25,6 +26,12 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         e.vw = clrt__pick_vector_width(pv, 4);
         e.items = 1;
         e.wg = 1024;
+        /* one program of every op: a CPU driver (POCL) compiles a program's kernels
+         * one by one at their first launch, so its build is the front end alone
+         * (clang over opencl-c.h: about 0.1 s cold, 25 ms from POCL's cache, for one
+         * op or all of them; measured 2026-12-06), and clrt-train's four ops were
+         * four such builds */
+        e.ops = 1;
     } else {
         /* GPU: 16-byte vectors, one per work-item; consecutive work-items touch
          * consecutive vectors (coalesced) */
@@ -98,12 +105,33 @@ void clrt__ew_geometry(const clrt__ew_params *p, const clrt__device_facts *dev, 
     global[1] = clrt__ceil_div(rows, ly) * ly;
 }
 
-/* The launch variant's build options: the op and how b is read. */
+/* The launch variant's build options: the op and how b is read; none with ops = 1
+ * (every variant one program, the same options: the context builds it once). */
 static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
 {
-    (void)p;
+    if (clrt__ew(p).ops) {
+        if (cap == 0)
+            return -1;
+        buf[0] = '\0';
+        return 0;
+    }
     int n = snprintf(buf, cap, "-DEW_OP=%d -DEW_B=%d", variant / 3, variant % 3);
     return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* With ops = 1 the variant's kernel, ew_<op>_<b> (cl/elementwise.cl builds those
+ * the library launches); NULL: `elementwise`. */
+static const char *variant_entry(const clrt__pvals *p, int variant)
+{
+#define EW_NAMES(op) "ew_" #op "_0", "ew_" #op "_1", "ew_" #op "_2"
+    static const char *const names[CLRT__EW_NOPS * 3] = {
+        EW_NAMES(0),  EW_NAMES(1),  EW_NAMES(2),  EW_NAMES(3),  EW_NAMES(4),  EW_NAMES(5),
+        EW_NAMES(6),  EW_NAMES(7),  EW_NAMES(8),  EW_NAMES(9),  EW_NAMES(10), EW_NAMES(11),
+        EW_NAMES(12), EW_NAMES(13), EW_NAMES(14), EW_NAMES(15), EW_NAMES(16), EW_NAMES(17)};
+#undef EW_NAMES
+    if (!clrt__ew(p).ops || variant < 0 || variant >= CLRT__EW_NOPS * 3)
+        return NULL;
+    return names[variant];
 }
 
 CLRT__PARAM_TABLE(params, CLRT__EW_PARAMS, clrt__ew_params);
@@ -121,4 +149,5 @@ const clrt__kernel_def clrt__k_elementwise = {
     .source = source,
     .entry = "elementwise",
     .variant_options = variant_options,
+    .variant_entry = variant_entry,
 };

@@ -17,7 +17,8 @@
 #define CLRT__EW_PARAMS(X)                                                           \
     X(vw, "VW", 1, 16, "4 8 16", "", "vector width: 1, 2, 4, 8 or 16")               \
     X(items, "ITEMS", 1, 1024, "1 2 4 16", "", "vectors per work-item")              \
-    X(wg, "WG", 1, 65536, "64 256 1024 4096", "", "work-group size")
+    X(wg, "WG", 1, 65536, "64 256 1024 4096", "", "work-group size")                \
+    X(ops, "EW_ALL", 0, 1, "", "", "1: every op in one program (kernels ew_<op>_<b>), 0: a program per op")
 
 typedef struct clrt__ew_params {
     CLRT__EW_PARAMS(CLRT__PARAM_FIELD)
@@ -32,7 +33,8 @@ static inline clrt__ew_params clrt__ew(const clrt__pvals *p)
     return e;
 }
 
-/* The op, a build option (EW_OP, the same numbers as in cl/elementwise.cl). */
+/* The op, a build option (EW_OP, the same numbers as in cl/elementwise.cl), or
+ * with ops = 1 the kernel's name in the one program of them all. */
 typedef enum clrt__ew_op {
     CLRT__EW_ADD = 0, /* the binary ops, in clrt_binary_op's order: c = a op b */
     CLRT__EW_SUB,

@@ -76,6 +76,9 @@ typedef struct clrt__kernel_def {
      * NULL: none at all) */
     const char *(*source)(const clrt__pvals *p);
     const char *entry;
+    /* the __kernel function of a launch variant where the variants are kernels of
+     * one program rather than programs (NULL: entry for every variant) */
+    const char *(*variant_entry)(const clrt__pvals *p, int variant);
     const char *(*aux_entry)(const clrt__pvals *p, int variant, unsigned i);
     /* build options of a launch variant (transposes, op codes) appended to
      * the parameters' p (may be NULL: one variant) */
@@ -85,6 +88,13 @@ typedef struct clrt__kernel_def {
     int (*searched)(const clrt__device_facts *dev, size_t elem, const clrt__pvals *start, size_t i,
                     const size_t *sizes, size_t nsizes);
 } clrt__kernel_def;
+
+/* The main __kernel function of def's launch variant for p. */
+static inline const char *clrt__entry_of(const clrt__kernel_def *def, const clrt__pvals *p, int variant)
+{
+    const char *e = def->variant_entry ? def->variant_entry(p, variant) : NULL;
+    return e ? e : def->entry;
+}
 
 /* Index of parameter name in def, or -1. */
 int clrt__param_index(const clrt__kernel_def *def, const char *name, size_t len);

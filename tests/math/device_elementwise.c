@@ -742,8 +742,9 @@ static void windows_of_one_parent(void **state)
 static void every_variant(void **state)
 {
     (void)state;
-    static const char *const variants[] = {"vw=1 items=1 wg=1", "vw=4 items=3 wg=8", "vw=16 items=2 wg=4",
-                                           "vw=8 items=1 wg=64", "vw=2 items=1 wg=12"};
+    static const char *const variants[] = {"vw=1 items=1 wg=1 ops=1", "vw=4 items=3 wg=8 ops=0",
+                                           "vw=16 items=2 wg=4 ops=1", "vw=8 items=1 wg=64 ops=0",
+                                           "vw=2 items=1 wg=12 ops=1"};
     static const size_t sh[][2] = {{1, 1}, {1, 67}, {5, 33}, {33, 5}, {17, 1}, {2, 130}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         clrt_queue *q;
@@ -777,6 +778,41 @@ static void every_variant(void **state)
         }
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
+    }
+}
+
+/* Every op the library launches, in both builds on every driver: a program per
+ * op (ops=0, GPUs' and the emulators' default) and one program of them all
+ * (ops=1, POCL's), each checked against the reference: the binary ops with b of
+ * each broadcast form, the unary ops, axpby, scale, fill and copy (int32 too).
+ * With ops=1 the context builds the kernel's program once. */
+static void every_op_in_each_build(void **state)
+{
+    (void)state;
+    tu_fixture saved = *tu_fx;
+    for (int ops = 0; ops <= 1; ops++) {
+        tu_fx->ctx = tu_fresh_context(&tu_fx->q);
+        const char *params = ops ? "ops=1" : "ops=0";
+        for (int d = 0; d < tu_n_dtypes(); d++) {
+            const clrt_dtype dt = tu_dtype_at(d);
+            tu_override(tu_fx->ctx, "elementwise", dt, params);
+            for (size_t o = 0; o < NBINARY; o++)
+                for (int f = 0; f < NFORMS; f++)
+                    check_binary(tu_fx->ctx, tu_fx->q, dt, &binary_ops[o], 5, 19, (enum form)f, PLAIN,
+                                 (enum kind)((o + (size_t)f) % NKINDS), PLAIN, SEPARATE, 0);
+            for (size_t o = 0; o < NUNARY; o++)
+                check_unary(tu_fx->ctx, tu_fx->q, dt, &unary_ops[o], 3, 21, PLAIN, (enum kind)(o % NKINDS), 0);
+            check_axpby(dt, 4, 35, 2.0, -0.5, PLAIN, PLAIN, 0);
+            check_scale(dt, 4, 35, -1.5, PLAIN, PLAIN, 0);
+            check_fill(dt, 3, 17, 2.5, PLAIN);
+            check_copy(dt, 3, 17, PLAIN, PLAIN);
+            tu_assert_ran(tu_fx->ctx, "elementwise", dt, params);
+        }
+        check_fill(CLRT_INT32, 3, 17, -77, PLAIN);
+        check_copy(CLRT_INT32, 3, 17, PLAIN, PLAIN);
+        clrt_queue_destroy(tu_fx->q);
+        clrt_context_destroy(tu_fx->ctx);
+        *tu_fx = saved;
     }
 }
 
@@ -1033,6 +1069,7 @@ int main(void)
         TU_FIXTURE_TEST(fill_and_copy),
         TU_FIXTURE_TEST(windows_of_one_parent),
         TU_FIXTURE_TEST(every_variant),
+        TU_FIXTURE_TEST(every_op_in_each_build),
         TU_FIXTURE_TEST(old_kernel_name),
         TU_FIXTURE_TEST(refusals),
         TU_FIXTURE_TEST(fault_sweep),
