@@ -124,13 +124,19 @@ int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, si
  * on POCL (AVX-512, 2 cores), side by side, fitted rows over tm = 8, fp32:
  * 9x36864x25 1.35, 10x36864x25 1.35, 12x36864x25 1.15, 17x36864x25 1.18,
  * 20x4096x500 1.12, 33x4096x500 1.13, 20x25x36864 (A B^T, dot form) 1.17,
- * 17x500x800 (A B^T) 1.19; 20x10x500 (0.3 M multiply-adds, the narrow tile) 1.05,
- * below the size it is worth a build for (fit_rows = 1: from 2^20 multiply-adds). */
+ * 17x500x800 (A B^T) 1.19; 20x10x500 (0.3 M multiply-adds, the narrow tile) 1.05.
+ * Each fitted size is a program of its own, built in each process (on POCL 25-30 ms
+ * from its cache, a front end and a code generation of the matmul kernel cold), and
+ * a product of 2^24 multiply-adds takes about 0.1-0.2 ms here: below that, a run
+ * must call it thousands of times before the 15-35% pays for the build. So
+ * fit_rows = 1 fits from 2^24 multiply-adds (the CNN's conv1 at batch 64 and up,
+ * not its batch-4 products nor fc2's weight gradient, which took three and one
+ * builds of their own when the line was 2^20); 2 always. */
 unsigned clrt__matmul_fit_rows(const clrt__matmul_params *p, size_t M, size_t N, size_t K)
 {
     if (p->use_local || p->fit_rows == 0 || p->tm <= 1 || M == 0)
         return 0;
-    if (p->fit_rows == 1 && (double)M * (double)N * (double)K < 1048576.0)
+    if (p->fit_rows == 1 && (double)M * (double)N * (double)K < (double)CLRT__MATMUL_FIT_MIN_MACS)
         return 0;
     const size_t tiles = clrt__ceil_div(M, p->tm);
     const size_t rows = clrt__ceil_div(M, tiles);

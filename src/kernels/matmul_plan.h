@@ -34,6 +34,8 @@ int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, si
  * tm and (fit_rows = 1) the product is large enough to repay building that
  * variant, or (2) always. */
 unsigned clrt__matmul_fit_rows(const clrt__matmul_params *p, size_t M, size_t N, size_t K);
+/* The multiply-adds from which fit_rows = 1 fits (matmul_plan.c says why). */
+#define CLRT__MATMUL_FIT_MIN_MACS ((size_t)1 << 24)
 /* Whether A B^T runs in the dot form (cl/matmul_cpu.cl matmul_dot) with p. */
 int clrt__matmul_dot(const clrt__matmul_params *p, size_t M, size_t N, size_t K, int ta, int tb);
 /* The dot form's tile: rows and columns of C per work-item (dot_tm x dot_nv,

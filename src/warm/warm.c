@@ -19,7 +19,11 @@
 
 #include "base/error.h"
 #include "clrt/clrt.h"
+#include "kernels/matmul.h"
+#include "kernels/matmul_plan.h"
+#include "kernels/table.h"
 #include "runtime/handles.h"
+#include "runtime/kcache.h"
 
 typedef struct warm {
     clrt_context *ctx;
@@ -132,15 +136,27 @@ static void products(warm *w, clrt_dtype t, size_t m, size_t n, size_t k)
 
 /* The product's variants: packed panels (square), plain tiles, C thinner
  * than a tile, C with few rows (each count of rows a tile can be fitted to,
- * each with k just long enough for the 2^20 multiply-adds from which a CPU
- * fits a tile to them, kernels/matmul_plan.c), one k. */
+ * each with k just long enough for the multiply-adds from which a CPU fits a
+ * tile to them, kernels/matmul_plan.h), one k. */
 static void gemm(warm *w, clrt_dtype t)
 {
     products(w, t, 256, 256, 256);
     products(w, t, 67, 67, 67);
     products(w, t, 64, 10, 500);
-    for (size_t m = 1; m <= 16; m++)
-        products(w, t, m, 300, ((size_t)1 << 20) / (m * 300) + 1);
+    /* no fitted tiles (GPUs, emulators: fit_rows 0 or local tiles): no products
+     * of that size, minutes on an emulator for nothing */
+    clrt__pvals pv;
+    clrt__kcache_params(w->ctx, CLRT__K_MATMUL, t, &pv);
+    const clrt__matmul_params mp = clrt__mm(&pv);
+    unsigned long seen = 0; /* the fitted row counts built: one product (each transpose) for each */
+    for (size_t m = 1; m <= 16 && !mp.use_local && mp.fit_rows; m++) {
+        const size_t k = mp.fit_rows == 1 ? CLRT__MATMUL_FIT_MIN_MACS / (m * 300) + 1 : 16;
+        const unsigned rows = clrt__matmul_fit_rows(&mp, m, 300, k);
+        if (rows == 0 || rows >= 8 * sizeof seen || (seen >> rows & 1))
+            continue;
+        seen |= 1ul << rows;
+        products(w, t, m, 300, k);
+    }
     products(w, t, 1000, 1000, 1);
 }
 

@@ -417,19 +417,21 @@ static void gemm_narrow_variant(void **state)
 
 /* A C with few rows (CPU variant) runs a tile of fitted rows: as many row tiles
  * as tm rows make, each ceil(M / tiles) rows (M = 9, tm = 8: two of 5). The rule
- * (fit_rows = 1 from 2^20 multiply-adds, 2 always), then products with fit_rows
+ * (fit_rows = 1 from 2^24 multiply-adds, 2 always), then products with fit_rows
  * = 2 at small sizes on every driver: the same fitted rows share one build (M = 9
  * and 10: 5 rows), another fit builds its own, M = tm and large M none (counted);
  * correct at every fit from 1 row, every transpose pair, the dot form (A B^T),
  * the narrow tile (16 rows here), both operands packed, fp64; on the drivers
- * that are not emulators, fit_rows = 1 on a product of 2^20 multiply-adds too. */
+ * that are not emulators, fit_rows = 1 on a product of 2^24 multiply-adds too. */
 static void gemm_fitted_rows(void **state)
 {
     (void)state;
     clrt__matmul_params r = {.use_local = 0, .tm = 8, .fit_rows = 1};
-    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 1000), 5);
-    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 800), 0); /* below 2^20 */
-    assert_int_equal(clrt__matmul_fit_rows(&r, 20, 36864, 25), 7);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 14400), 5);
+    assert_int_equal(clrt__matmul_fit_rows(&r, 9, 131, 14200), 0); /* below 2^24 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 20, 36864, 25), 7);  /* conv1's forward product at batch 64 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 20, 2304, 25), 0);   /* the same at batch 4 */
+    assert_int_equal(clrt__matmul_fit_rows(&r, 10, 500, 256), 0);   /* fc2's weight gradient at batch 256 */
     assert_int_equal(clrt__matmul_fit_rows(&r, 1, 4096, 4096), 1);
     assert_int_equal(clrt__matmul_fit_rows(&r, 49, 4096, 4096), 7); /* 7 tiles of 7 */
     assert_int_equal(clrt__matmul_fit_rows(&r, 50, 4096, 4096), 0); /* 7 tiles of 8 */
@@ -480,15 +482,16 @@ static void gemm_fitted_rows(void **state)
         clrt_context_destroy(ctx);
     }
     if (tu_small())
-        return; /* 2^20 multiply-adds are minutes under an emulator; the rule is checked above */
+        return; /* 2^24 multiply-adds are minutes under an emulator; the rule is checked above */
     clrt_queue *q;
     clrt_context *ctx =
         override_context(&q, "use_local=0 tm=8 tn=16 tk=16 wgx=1 wgy=1 vw=4 pack=1 tkp=0 pack_a=1 fit_rows=1");
     check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 37, 29, 1.0, 0.0, 0); /* small: 8 rows */
     const long usual = clrt__debug_live(CLRT__LIVE_KERNEL);
     check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 16, 131, 600, 1.0, 0.0, 0);
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 131, 14200, 1.0, 0.0, 0); /* below 2^24 */
     assert_int_equal(clrt__debug_live(CLRT__LIVE_KERNEL), usual);
-    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 131, 1000, 1.0, 0.0, 5); /* 5 rows */
+    check_gemm(ctx, q, CLRT_FLOAT32, CLRT_NO_TRANS, CLRT_NO_TRANS, 9, 131, 14400, 1.0, 0.0, 5); /* 5 rows */
     assert_true(clrt__debug_live(CLRT__LIVE_KERNEL) > usual);
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);

@@ -369,6 +369,30 @@ static void failed_build_for_another_reason_is_not_retried(void **state)
     }
 }
 
+/* A kernel whose group size is no build option (the neural-network kernels'
+ * wg) would build the same program again with half the group: a failure that
+ * blames resources is reported at once, built once, not retried with the same
+ * options until the group reaches 1. Then, the fault cleared, the same call
+ * builds and runs. */
+static void failed_build_with_the_group_no_option_is_not_retried(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r);
+    TU_OK(clrt_tune_override(r.ctx, "nn_act", CLRT_FLOAT32, "wg=64")); /* relu_backward's kernel */
+    clrt__debug_fault_arm(CLRT__FAULT_BUILD, 1, CL_BUILD_PROGRAM_FAILURE);
+    clrt__debug_fault_build_log("ptxas error: Entry function uses too much shared data (resources)");
+    TU_REFUSED(CLRT_EBUILD, "kernel build failed", clrt_nn_relu_backward(r.q, r.c, r.b, r.a));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_BUILD), 1);
+    clrt__debug_fault_clear();
+    TU_OK(clrt_nn_relu_backward(r.q, r.c, r.b, r.a));
+    float got[6];
+    TU_OK(clrt_buffer_read(r.q, r.c, got, 6));
+    for (int i = 0; i < 6; i++)
+        assert_true(got[i] == (r.ha[i] > 0.0f ? r.hb[i] : 0.0f));
+    rig_close(&r);
+}
+
 /* ---- launching: resource errors are reported, a lost device fails the context */
 
 static void launch_faults(void **state)
@@ -645,6 +669,7 @@ int main(void)
         cmocka_unit_test_teardown(build_faults, teardown),
         cmocka_unit_test_teardown(failed_build_retries_a_smaller_group, teardown),
         cmocka_unit_test_teardown(failed_build_for_another_reason_is_not_retried, teardown),
+        cmocka_unit_test_teardown(failed_build_with_the_group_no_option_is_not_retried, teardown),
         cmocka_unit_test_teardown(launch_faults, teardown),
         cmocka_unit_test_teardown(late_faults_fail_the_context, teardown),
         cmocka_unit_test_teardown(failed_context_reports_argument_errors_first, teardown),
