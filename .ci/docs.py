@@ -6,7 +6,8 @@ Markdown file, a heading's anchor (GitHub's rule); each repository path cited
 built from one (examples/quickstart from examples/quickstart.c); and each
 Markdown file named (DESIGN.md, say) is in the tree; and each table row ends
 with its pipe and has as many cells as its table's header (a row run into the
-text after it breaks the table). Exit 1 listing every miss. Usage: .ci/docs.py (from anywhere in the checkout)."""
+text after it breaks the table). Exit 1 listing every miss.
+Usage: .ci/docs.py (from anywhere in the checkout)."""
 import fnmatch
 import os
 import re

@@ -171,7 +171,8 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
         if (status != CLRT_OK)
             return status;
         size_t kernel_wg = 0;
-        status = create_kernel(ctx, program, clrt__entry_of(def, &b->p, b->variant), func, &b->main, &kernel_wg);
+        const char *entry = clrt__entry_of(def, &b->p, b->variant);
+        status = create_kernel(ctx, program, entry, func, &b->main, &kernel_wg);
         if (status != CLRT_OK)
             return status;
         int changed = def->fit(&ctx->facts, elem, kernel_wg, &b->p);
@@ -189,7 +190,7 @@ static int build_fitted(clrt_context *ctx, const clrt__kernel_def *def, clrt__bu
             return status;
         if (changed < 0)
             return clrt__fail(CLRT_EUNSUPPORTED, func, "kernel '%s' cannot fit device '%s' (%zu work-items per group)",
-                              clrt__entry_of(def, &b->p, b->variant), ctx->info.name, kernel_wg);
+                              entry, ctx->info.name, kernel_wg);
     }
     return clrt__fail(CLRT_EUNSUPPORTED, func, "no kernel parameters fit device '%s'", ctx->info.name);
 }

@@ -82,7 +82,9 @@ static int print_build(FILE *out, const char *dir, const gpu_class *g, const clr
         return -1;
     const char *dt = dtype == CLRT_FLOAT64 ? "f64" : "f32";
     for (int i = -1; i < CLRT__MAX_AUX; i++) {
-        const char *entry = i < 0 ? clrt__entry_of(def, &p, variant) : def->aux_entry ? def->aux_entry(&p, variant, (unsigned)i) : NULL;
+        const char *entry = i < 0           ? clrt__entry_of(def, &p, variant)
+                            : def->aux_entry ? def->aux_entry(&p, variant, (unsigned)i)
+                                             : NULL;
         if (entry)
             fprintf(out, "%s %s %s %s %s %s %zu %s %s\n", g->name, g->targets, def->name, entry, dt, vname,
                     group_of(def, &p, entry), file, options);

@@ -781,16 +781,26 @@ static void every_variant(void **state)
     }
 }
 
+static void count_elementwise_builds(const clrt_build_event *ev, const char *line, void *user)
+{
+    (void)line;
+    *(int *)user += strcmp(ev->kernel, "elementwise") == 0;
+}
+
 /* Every op the library launches, in both builds on every driver: a program per
  * op (ops=0, GPUs' and the emulators' default) and one program of them all
  * (ops=1, POCL's), each checked against the reference: the binary ops with b of
  * each broadcast form, the unary ops, axpby, scale, fill and copy (int32 too).
- * With ops=1 the context builds the kernel's program once. */
+ * The builds counted: with ops=0 one per op and way of reading b (a binary op's
+ * b as rows or as one value per row: the four broadcast forms take two), with
+ * ops=1 one per dtype. */
 static void every_op_in_each_build(void **state)
 {
     (void)state;
     tu_fixture saved = *tu_fx;
     for (int ops = 0; ops <= 1; ops++) {
+        int builds = 0;
+        clrt_set_log(count_elementwise_builds, &builds);
         tu_fx->ctx = tu_fresh_context(&tu_fx->q);
         const char *params = ops ? "ops=1" : "ops=0";
         for (int d = 0; d < tu_n_dtypes(); d++) {
@@ -810,6 +820,9 @@ static void every_op_in_each_build(void **state)
         }
         check_fill(CLRT_INT32, 3, 17, -77, PLAIN);
         check_copy(CLRT_INT32, 3, 17, PLAIN, PLAIN);
+        clrt_set_log(NULL, NULL);
+        const int per_float = ops ? 1 : 2 * NBINARY + NUNARY + 4; /* + axpby, scale, fill, copy */
+        assert_int_equal(builds, per_float * tu_n_dtypes() + (ops ? 1 : 2)); /* int32: fill and copy */
         clrt_queue_destroy(tu_fx->q);
         clrt_context_destroy(tu_fx->ctx);
         *tu_fx = saved;
