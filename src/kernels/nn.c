@@ -18,6 +18,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
 {
     clrt__nn_params t;
     t.idx64 = 0;
+    t.slice = 0; /* the whole batch: GPUs, emulators */
     /* the direct convolution's tile: CTM x CNV vectors of VW, 24 accumulators where
      * there are 32 vector registers (AVX-512), 12 otherwise */
     const unsigned pv = elem == 8 ? dev->pref_vec_double : dev->pref_vec_float;
@@ -41,6 +42,11 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         t.wg = 16; /* small groups: small test shapes still span several */
     } else if (clrt__wants_register_tiles(dev)) {
         t.conv = 1;
+        /* cols in slices of 4 MiB, which stay in a CPU's caches between im2col and
+         * the GEMM that reads them (docs/nn.md: conv2's backward pass at batch 256
+         * 1.5-2.5 ms faster with 2-8 MiB than whole, 33 MiB; 1 MiB slower, its
+         * launches) */
+        t.slice = 4096;
     } else {
         /* GPUs (conv=0: the direct kernel only when asked for): 4 x 2 vectors, groups
          * of 256. On sm_90 (.ci/gpu-isa.sh) 6 x 2 took 118 registers (16 warps) fp32 and

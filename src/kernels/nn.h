@@ -31,6 +31,9 @@
     X(ctm, "CTM", 1, 32, "4 6 8 12", "", "nn_im2col conv_direct: output positions per work-item")         \
     X(cnv, "CNV", 1, 8, "1 2 4", "", "nn_im2col conv_direct: vectors of output channels per work-item")     \
     X(cwg, NULL, 1, 1024, "1 4 16 64 256", "", "nn_im2col conv_direct: work-items per group, a power of two")   \
+    X(slice, NULL, 0, 1u << 22, "", "",                                                                   \
+      "nn_im2col im2col + GEMM: KiB of cols per pass, a pass per slice of the batch's images that "          \
+      "fits (at least one image); 0 the whole batch in one")                                               \
     X(loops, NULL, 0, 1u << 30, "", "",                                                                   \
       "loop passes a work-item of im2col, col2im, conv_rows, conv_cols and the softmax cross-entropy "     \
       "may make, 0 no limit; longer work runs in slices, a launch each (llvmpipe: half its budget)")

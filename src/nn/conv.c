@@ -12,7 +12,10 @@
  * the matmul kernel handles well. The other algorithm: nn_im2col's
  * conv_direct, the same product without cols, for the forward pass (parameter
  * conv=1, the CPU default: where it pays; 2 always) and also, at stride 1, the
- * data gradient (conv=3); docs/nn.md has them measured. The intermediates live
+ * data gradient (conv=3); docs/nn.md has them measured. im2col + GEMM runs over
+ * the batch's images in slices whose cols fit the parameter slice (KiB; on CPUs
+ * a slice stays in cache from the kernel that writes it to the one that reads
+ * it), the weight gradient summed over the slices. The intermediates live
  * in the queue's nn slots (nn/launch.h: kept between calls); the queue is in
  * order, so dcols reuses cols' memory. Where the parameter loops limits a
  * work-item's loop passes (llvmpipe), im2col, col2im and the layout kernels
@@ -103,6 +106,33 @@ static int small_indices(const clrt__built *k, const dims *d, size_t n, const cl
     const size_t lim = (size_t)1 << 30; /* margin below int's range for the signed taps */
     const size_t extent = m->offset + m->rows * m->ld;
     return d->ckk * n * d->plane < lim && extent < lim && items < lim && d->in < lim;
+}
+
+/* How many images one pass through cols takes: as many as keep cols (C*KH*KW x
+ * images*OH*OW) within the parameter slice (KiB; 0: the whole batch), at least
+ * one. On a CPU a slice that stays in its caches is written by im2col and read
+ * back by the GEMM (or written by the GEMM and read by col2im) without a round
+ * trip to memory: conv2 of the article at batch 256 has 33 MB of cols
+ * (docs/nn.md has it measured). */
+static size_t slice_images(const clrt__built *k, const dims *d, size_t elem, size_t n)
+{
+    const size_t kib = clrt__nnp(&k->p).slice;
+    if (kib == 0)
+        return n;
+    const size_t m = kib * 1024 / elem / (d->ckk * d->plane); /* ckk * plane fits: sizes() */
+    return m == 0 ? 1 : m < n ? m : n;
+}
+
+/* A rows x cols window at element `at` of b's memory with row stride ld: the
+ * same memory, a handle on the stack for the calls that take buffers. */
+static clrt_buffer window(const clrt_buffer *b, size_t at, size_t rows, size_t cols, size_t ld)
+{
+    clrt_buffer v = *b;
+    v.offset = b->offset + at;
+    v.rows = rows;
+    v.cols = cols;
+    v.ld = ld;
+    return v;
 }
 
 /* im2col (aux < 0: the image x as a matrix, then cols) or col2im (aux
@@ -276,7 +306,6 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         (st = clrt__nn_kernel(q, CLRT__K_NN_LAYOUT, x->dtype, func, &kl)) != CLRT_OK)
         return st;
     clrt_buffer *cols = NULL, *yc = NULL;
-    const size_t np = n * d.plane;
     const direct_geom g = {s->channels, s->height, s->width, kk, s->kernel_h, s->kernel_w,
                            s->stride, s->padding, s->padding, d.oh, d.ow};
     if (direct_fits(ki, &g, x, y)) {
@@ -285,17 +314,51 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         clrt__scratch_end(q);
         return st;
     }
+    const size_t nc = slice_images(ki, &d, x->elem, n);
     clrt__scratch_begin(q);
-    st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, x->dtype, d.ckk, np, func, &cols);
+    st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, x->dtype, d.ckk, nc * d.plane, func, &cols);
     if (st == CLRT_OK)
-        st = clrt__scratch_matrix(q, CLRT__SCRATCH_PLANES, x->dtype, kk, np, func, &yc);
-    if (st == CLRT_OK)
-        st = im2col(q, ki, s, &d, x, cols, func);
-    if (st == CLRT_OK)
-        st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, cols, 0.0, yc);
-    if (st == CLRT_OK)
-        st = relayout(q, kl, &d, kk, 1, yc, y, b, func);
+        st = clrt__scratch_matrix(q, CLRT__SCRATCH_PLANES, x->dtype, kk, nc * d.plane, func, &yc);
+    for (size_t n0 = 0; st == CLRT_OK && n0 < n; n0 += nc) {
+        /* the slice of images n0.. (their columns of cols and yc, contiguous) */
+        const size_t m = n - n0 < nc ? n - n0 : nc, cw = m * d.plane;
+        const clrt_buffer xs = window(x, n0 * x->ld, m, x->cols, x->ld), ys = window(y, n0 * y->ld, m, y->cols, y->ld);
+        clrt_buffer cs = window(cols, 0, d.ckk, cw, cw), ycs = window(yc, 0, kk, cw, cw);
+        st = im2col(q, ki, s, &d, &xs, &cs, func);
+        if (st == CLRT_OK)
+            st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, &cs, 0.0, &ycs);
+        if (st == CLRT_OK)
+            st = relayout(q, kl, &d, kk, 1, &ycs, &ys, b, func);
+    }
     clrt__scratch_end(q);
+    return st;
+}
+
+/* The weight and data gradients of the slice of m images from n0 (dw or dx NULL:
+ * not that one): im2col of their x into cols (C*KH*KW x m*OH*OW), dW = their
+ * columns of dyc times cols^T (added to the earlier slices': n0 > 0), then
+ * dcols = W^T times those columns into the same cols (the queue is in order)
+ * and col2im into their rows of dx. */
+static int backward_slice(clrt_queue *q, clrt__built *ki, const clrt_conv2d_shape *s, const dims *d, size_t n0,
+                          size_t m, const clrt_buffer *x, const clrt_buffer *w, const clrt_buffer *dyc,
+                          const clrt_buffer *cols, clrt_buffer *dw, clrt_buffer *dx, const char *func)
+{
+    const size_t cw = m * d->plane;
+    const clrt_buffer dys = window(dyc, n0 * d->plane, dyc->rows, cw, dyc->ld);
+    clrt_buffer cs = window(cols, 0, d->ckk, cw, cw);
+    int st = CLRT_OK;
+    if (dw) {
+        const clrt_buffer xs = window(x, n0 * x->ld, m, x->cols, x->ld);
+        st = im2col(q, ki, s, d, &xs, &cs, func);
+        if (st == CLRT_OK)
+            st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, &dys, &cs, n0 ? 1.0 : 0.0, dw);
+    }
+    if (st == CLRT_OK && dx) {
+        clrt_buffer dxs = window(dx, n0 * dx->ld, m, dx->cols, dx->ld);
+        st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, w, &dys, 0.0, &cs);
+        if (st == CLRT_OK)
+            st = col2im(q, ki, s, d, &cs, &dxs, func);
+    }
     return st;
 }
 
@@ -329,11 +392,12 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
     const int dx_direct = dx && clrt__nnp(&ki->p).conv == 3 && s->stride == 1 && s->padding < s->kernel_h &&
                           s->padding < s->kernel_w && direct_fits(ki, &g, dy, dx);
     const int gemm_dx = dx && !dx_direct;
+    const size_t nc = dw || gemm_dx ? slice_images(ki, &d, dy->elem, n) : n;
     clrt__scratch_begin(q);
     if (dw || db || gemm_dx)
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_PLANES, dy->dtype, kk, np, func, &dyc);
     if (st == CLRT_OK && (dw || gemm_dx))
-        st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, dy->dtype, d.ckk, np, func, &cols);
+        st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, dy->dtype, d.ckk, nc * d.plane, func, &cols);
     if (st == CLRT_OK && db)
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_SMALL, dy->dtype, kk, 1, func, &sums);
     if (st == CLRT_OK && dyc)
@@ -342,14 +406,9 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, sums, dyc);
     if (st == CLRT_OK && db)
         st = clrt_transpose(q, db, sums);
-    if (st == CLRT_OK && dw)
-        st = im2col(q, ki, s, &d, x, cols, func);
-    if (st == CLRT_OK && dw)
-        st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, dyc, cols, 0.0, dw);
-    if (st == CLRT_OK && gemm_dx)
-        st = clrt_gemm(q, CLRT_TRANS, CLRT_NO_TRANS, 1.0, w, dyc, 0.0, cols);
-    if (st == CLRT_OK && gemm_dx)
-        st = col2im(q, ki, s, &d, cols, dx, func);
+    for (size_t n0 = 0; st == CLRT_OK && (dw || gemm_dx) && n0 < n; n0 += nc)
+        st = backward_slice(q, ki, s, &d, n0, n - n0 < nc ? n - n0 : nc, x, w, dyc, cols, dw, gemm_dx ? dx : NULL,
+                            func);
     if (st == CLRT_OK && dx_direct) /* after dw's use of the cols slot: the queue is in order */
         st = direct(q, ki, &g, dy, w, 1, NULL, dx, func);
     clrt__scratch_end(q);

@@ -492,6 +492,41 @@ static void conv_loop_slices(void **state)
     }
 }
 
+/* im2col + GEMM in slices of the batch's images (the parameter slice: KiB of
+ * cols per pass; the CPUs' default 4096), forced on every driver with conv=0,
+ * every gradient and the forward pass against the reference, views and not:
+ * one image per pass (slice=1), passes of two images then one (slice=300 with
+ * the article's conv2 at 5 images, 125 KiB of cols per image in float32, one
+ * a pass in float64, not under an emulator; and the stride-2 case at 3 images,
+ * 12.3 KiB each: slice=25) and the whole batch at once (slice=0). One image a pass launches
+ * more kernels than the whole batch: the slices are passes of their own. */
+static void conv_image_slices(void **state)
+{
+    (void)state;
+    static const conv_case cases[] = {{3, 7, 11, 6, 5, 5, 5, 2, 2}, {3, 3, 7, 9, 4, 3, 3, 1, 1},
+                                      {5, 20, 12, 12, 50, 5, 5, 1, 0}};
+    static const char *const params[] = {"conv=0 slice=0", "conv=0 slice=1", "conv=0 slice=300",
+                                         "conv=0 slice=25"};
+    for (int d = 0; d < tu_n_dtypes(); d++) {
+        const clrt_dtype dt = tu_dtype_at(d);
+        unsigned long whole[3] = {0};
+        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
+            tu_override(tu_fx->ctx, "nn_im2col", dt, params[p]);
+            for (size_t i = 0; i < (tu_small() ? 2 : 3); i++) { /* conv2: minutes under Oclgrind */
+                clrt__debug_fault_clear(); /* zeroes the call counts */
+                check_conv(dt, &cases[i], (int)(i & 1) == 0, (int)(i & 1), 7);
+                const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+                if (p == 0)
+                    whole[i] = launches;
+                else if (p == 1 && launches <= whole[i])
+                    fail_msg("slice=1, case %zu: %lu launches, no more than the whole batch (%lu)", i, launches,
+                             whole[i]);
+            }
+            TU_OK(clrt_tune_override(tu_fx->ctx, "nn_im2col", dt, NULL));
+        }
+    }
+}
+
 /* Both convolution algorithms on every driver, whatever its default:
  * im2col + GEMM (conv=0), the direct kernel for the forward pass where the
  * channels fill its block (conv=1), always (conv=2) and for the data gradient
@@ -936,6 +971,7 @@ int main(void)
         TU_FIXTURE_TEST(gradcheck_chain),
         TU_FIXTURE_TEST(conv_params),
         TU_FIXTURE_TEST(conv_loop_slices),
+        TU_FIXTURE_TEST(conv_image_slices),
         TU_FIXTURE_TEST(conv_algorithms),
         TU_FIXTURE_TEST(cnn_shipped_gpu_defaults),
         TU_FIXTURE_TEST(conv_threads),
