@@ -119,9 +119,12 @@ static size_t slice_images(const clrt__built *k, const dims *d, size_t elem, siz
     const size_t kib = clrt__nnp(&k->p).slice;
     if (kib == 0)
         return n;
-    const size_t m = kib * 1024 / elem / (d->ckk * d->plane); /* ckk * plane fits: sizes() */
+    const size_t m = kib * (1024 / elem) / (d->ckk * d->plane); /* ckk * plane fits: sizes() */
     return m == 0 ? 1 : m < n ? m : n;
 }
+
+/* How many images the slice from n0 holds: nc, or the n - n0 left. */
+static size_t slice_len(size_t n, size_t n0, size_t nc) { return n - n0 < nc ? n - n0 : nc; }
 
 /* A rows x cols window at element `at` of b's memory with row stride ld: the
  * same memory, a handle on the stack for the calls that take buffers. */
@@ -321,7 +324,7 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_PLANES, x->dtype, kk, nc * d.plane, func, &yc);
     for (size_t n0 = 0; st == CLRT_OK && n0 < n; n0 += nc) {
         /* the slice of images n0.. (their columns of cols and yc, contiguous) */
-        const size_t m = n - n0 < nc ? n - n0 : nc, cw = m * d.plane;
+        const size_t m = slice_len(n, n0, nc), cw = m * d.plane;
         const clrt_buffer xs = window(x, n0 * x->ld, m, x->cols, x->ld), ys = window(y, n0 * y->ld, m, y->cols, y->ld);
         clrt_buffer cs = window(cols, 0, d.ckk, cw, cw), ycs = window(yc, 0, kk, cw, cw);
         st = im2col(q, ki, s, &d, &xs, &cs, func);
@@ -407,8 +410,7 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
     if (st == CLRT_OK && db)
         st = clrt_transpose(q, db, sums);
     for (size_t n0 = 0; st == CLRT_OK && (dw || gemm_dx) && n0 < n; n0 += nc)
-        st = backward_slice(q, ki, s, &d, n0, n - n0 < nc ? n - n0 : nc, x, w, dyc, cols, dw, gemm_dx ? dx : NULL,
-                            func);
+        st = backward_slice(q, ki, s, &d, n0, slice_len(n, n0, nc), x, w, dyc, cols, dw, gemm_dx ? dx : NULL, func);
     if (st == CLRT_OK && dx_direct) /* after dw's use of the cols slot: the queue is in order */
         st = direct(q, ki, &g, dy, w, 1, NULL, dx, func);
     clrt__scratch_end(q);

@@ -450,6 +450,35 @@ static void conv_params(void **state)
                    clrt_tune_run(tu_fx->ctx, kernels[k], CLRT_FLOAT32, NULL, &r));
 }
 
+/* Each case (view and not, in turn) under each of params, forced on the
+ * kernels named and then cleared, every gradient and the forward pass checked
+ * against the reference; with a bias always, or (no_bias_odd) none in the odd
+ * cases. params[0] is the unsliced baseline: under params[1], the finest
+ * slicing, every case must launch more kernels than under it (each slice is a
+ * launch of its own). */
+static void check_sliced(clrt_dtype dt, const char *const *kernels, int nk, const char *const *params, size_t np,
+                         const conv_case *cases, size_t ncases, int no_bias_odd)
+{
+    unsigned long whole[8] = {0};
+    assert_true(ncases <= sizeof whole / sizeof *whole);
+    for (size_t p = 0; p < np; p++) {
+        for (int k = 0; k < nk; k++)
+            tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
+        for (size_t i = 0; i < ncases; i++) {
+            clrt__debug_fault_clear(); /* zeroes the call counts */
+            check_conv(dt, &cases[i], !(no_bias_odd && (i & 1)), (int)(i & 1), 7);
+            const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+            if (p == 0)
+                whole[i] = launches;
+            else if (p == 1 && launches <= whole[i])
+                fail_msg("%s, case %zu: %lu launches, no more than with %s (%lu)", params[1], i, launches, params[0],
+                         whole[i]);
+        }
+        for (int k = 0; k < nk; k++)
+            TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
+    }
+}
+
 /* The layout kernels of im2col + GEMM in slices (the parameter loops; set on
  * llvmpipe, whose work-items stop looping after a budget), forced on every
  * driver with conv=0: budgets that leave one output row (im2col), one input
@@ -468,22 +497,7 @@ static void conv_loop_slices(void **state)
     static const char *const kernels[] = {"nn_im2col", "nn_layout"};
     for (int d = 0; d < tu_n_dtypes(); d++) {
         const clrt_dtype dt = tu_dtype_at(d);
-        unsigned long whole[3] = {0};
-        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
-            for (int k = 0; k < 2; k++)
-                tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
-            for (size_t i = 0; i < (tu_small() ? 2 : 3); i++) {
-                clrt__debug_fault_clear(); /* zeroes the call counts */
-                check_conv(dt, &cases[i], 1, (int)(i & 1), 7);
-                const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
-                if (p == 0)
-                    whole[i] = launches;
-                else if (p == 1 && launches <= whole[i])
-                    fail_msg("loops=1, case %zu: %lu launches, no more than unsliced (%lu)", i, launches, whole[i]);
-            }
-            for (int k = 0; k < 2; k++)
-                TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
-        }
+        check_sliced(dt, kernels, 2, params, sizeof params / sizeof *params, cases, tu_small() ? 2 : 3, 0);
         if (!tu_small()) {
             const conv_case big[] = {{1, 1, 270, 270, 2, 3, 3, 1, 1}, {1, 1, 8, 7000, 2, 3, 3, 1, 1}};
             for (size_t i = 0; i < 2; i++)
@@ -507,24 +521,9 @@ static void conv_image_slices(void **state)
                                       {5, 20, 12, 12, 50, 5, 5, 1, 0}};
     static const char *const params[] = {"conv=0 slice=0", "conv=0 slice=1", "conv=0 slice=300",
                                          "conv=0 slice=25"};
-    for (int d = 0; d < tu_n_dtypes(); d++) {
-        const clrt_dtype dt = tu_dtype_at(d);
-        unsigned long whole[3] = {0};
-        for (size_t p = 0; p < sizeof params / sizeof *params; p++) {
-            tu_override(tu_fx->ctx, "nn_im2col", dt, params[p]);
-            for (size_t i = 0; i < (tu_small() ? 2 : 3); i++) { /* conv2: minutes under Oclgrind */
-                clrt__debug_fault_clear(); /* zeroes the call counts */
-                check_conv(dt, &cases[i], (int)(i & 1) == 0, (int)(i & 1), 7);
-                const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
-                if (p == 0)
-                    whole[i] = launches;
-                else if (p == 1 && launches <= whole[i])
-                    fail_msg("slice=1, case %zu: %lu launches, no more than the whole batch (%lu)", i, launches,
-                             whole[i]);
-            }
-            TU_OK(clrt_tune_override(tu_fx->ctx, "nn_im2col", dt, NULL));
-        }
-    }
+    static const char *const kernels[] = {"nn_im2col"};
+    for (int d = 0; d < tu_n_dtypes(); d++) /* conv2: minutes under Oclgrind */
+        check_sliced(tu_dtype_at(d), kernels, 1, params, sizeof params / sizeof *params, cases, tu_small() ? 2 : 3, 1);
 }
 
 /* Both convolution algorithms on every driver, whatever its default:
