@@ -16,6 +16,9 @@
  *             variant, src/kernels/matmul_plan.c clrt__matmul_fit_rows)
  *   DOT_TM, DOT_NV  > 0: matmul_dot's tile, rows x columns of C (0: TM x NV); with
  *             DOT_TM, FIT_TM fits that tile's rows instead of matmul's
+ *   MM_SUFFIX this text is one of several copies in one program (src/kernels/matmul.c,
+ *             parameter merged): each copy names its kernels with its suffix (matmul_nt,
+ *             pack_b_nt, ...), TA and TB defined around it (cmake/EmbedCL.cmake)
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
@@ -73,6 +76,13 @@
 #endif
 
 #define NV (TN / VW) /* accumulator vectors per row of the work-item's tile */
+
+/* a kernel's name: with several copies in one program, the copy's suffix added */
+#ifdef MM_SUFFIX
+#define MM_KERNEL(name) CLRT_CAT(name, MM_SUFFIX)
+#else
+#define MM_KERNEL(name) name
+#endif
 
 /* op(A)(i, k) and op(B)(k, j), A and B already at their offsets */
 #if TA
@@ -149,7 +159,7 @@
 
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
-void matmul(const uint M, const uint N, const uint K, const REAL alpha,
+void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
             __global REAL *C, const ulong c_off, const uint ldc, const uint packed)
@@ -284,7 +294,7 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
  *     Launch: global = {roundup(ceil(K / VW), L), panels}, offset {0, p0}.
  * local = {L, 1} (k_matmul.c).
  * ---------------------------------------------------------------------------------- */
-__kernel void pack_b(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
+__kernel void MM_KERNEL(pack_b)(const uint N, const uint K, __global const REAL *B, const ulong b_off, const uint ldb,
                      __global REAL *P, const uint panels)
 {
     B += b_off;
@@ -346,7 +356,7 @@ __kernel void pack_b(const uint N, const uint K, __global const REAL *B, const u
  * Launch (k_matmul.c): TA global = {roundup(panels, L), K}, offset {q0, 0}; else
  * global = {roundup(K, L), panels}, offset {0, q0}; local = {L, 1}.
  * ---------------------------------------------------------------------------------- */
-__kernel void pack_a(const uint M, const uint K, __global const REAL *A, const ulong a_off, const uint lda,
+__kernel void MM_KERNEL(pack_a)(const uint M, const uint K, __global const REAL *A, const ulong a_off, const uint lda,
                      __global REAL *P, const ulong p_off, const uint panels)
 {
 #if TA
@@ -409,7 +419,7 @@ REAL lane_sum(REALV v)
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
-void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
+void MM_KERNEL(matmul_dot)(const uint M, const uint N, const uint K, const REAL alpha,
                 __global const REAL *A, const ulong a_off, const uint lda,
                 __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
                 __global REAL *C, const ulong c_off, const uint ldc)
@@ -471,3 +481,15 @@ void matmul_dot(const uint M, const uint N, const uint K, const REAL alpha,
     }
 }
 #endif
+
+/* The macros this text defines from its transposes: undefined, so that the next
+ * copy of it in the same program (MM_SUFFIX) defines them for its own */
+#undef NV
+#undef MM_KERNEL
+#undef OPA
+#undef OPB
+#undef FULL_K_LOOP
+#undef A_IN_PLACE
+#undef A_PACKED
+#undef DTM
+#undef DNV

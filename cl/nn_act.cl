@@ -1,6 +1,7 @@
-/* The gradient of relu and the softmax cross-entropy's rows (src/nn/layers.c,
- * src/nn/loss.c; src/kernels/nn.h lists the parameters). OpenCL C 1.2. Every
- * matrix has its start offset and row stride (views). */
+/* The gradient of relu, the SGD step and the softmax cross-entropy's rows
+ * (src/nn/layers.c, src/nn/optim.c, src/nn/loss.c; src/kernels/nn.h lists the
+ * parameters). OpenCL C 1.2. Every matrix has its start offset and row stride
+ * (views). */
 
 /* dx = dy where x > 0, 0 where x <= 0 (whatever dy holds there, as PyTorch's
  * threshold_backward), NaN where x is NaN. Elementwise, so dx may be dy or x.
@@ -15,6 +16,25 @@ __kernel void relu_backward(const ulong rows, const ulong cols, __global const R
     const REAL v = x[x_off + i * ldx + j];
     const REAL g = dy[dy_off + i * lddy + j];
     dx[dx_off + i * lddx + j] = isnan(v) ? v : v > (REAL)0 ? g : (REAL)0;
+}
+
+/* One step of SGD with momentum on one tensor (PyTorch's SGD, no dampening, not
+ * Nesterov): v = mu v + g + wd p, then p = p - lr v, both in one pass where two or
+ * three axpby launches would read and write v twice (src/nn/optim.c). p, g and v
+ * are the same shape and do not overlap. Launch: 2-D, global[0] >= cols (any
+ * work-group width), global[1] = rows. */
+__kernel void sgd_momentum(const ulong rows, const ulong cols, __global REAL *p, const ulong p_off, const ulong ldp,
+                           __global const REAL *g, const ulong g_off, const ulong ldg, __global REAL *v,
+                           const ulong v_off, const ulong ldv, const REAL lr, const REAL mu, const REAL wd)
+{
+    const ulong j = get_global_id(0), i = get_global_id(1);
+    if (j >= cols || i >= rows)
+        return;
+    const ulong pi = p_off + i * ldp + j, vi = v_off + i * ldv + j;
+    const REAL w = p[pi];
+    const REAL u = mu * v[vi] + g[g_off + i * ldg + j] + wd * w;
+    v[vi] = u;
+    p[pi] = w - lr * u;
 }
 
 /* Softmax cross-entropy of each row i of logits (N x C): rowloss[i] =

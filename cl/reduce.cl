@@ -9,6 +9,10 @@
  *   ITEMS   vectors of a row each work-item reduces in sequence (SHARE: ARG_ITEMS
  *           for argmax)
  *   CROWS   rows each work-item reduces in sequence (COLS)
+ *   RD_SUFFIX this text is one of several copies in one program (src/kernels/reduce.c,
+ *           parameter merged): each copy, OP and MODE defined around it
+ *           (cmake/EmbedCL.cmake), names its kernel and functions with its suffix
+ *           (reduce_1_0, reduce_4_2, ...)
  * Launch: 1-D, local = WG, global from clrt__reduce_geometry (flat indices, so that
  * no dimension but the first is large: some drivers limit the group count of the
  * others to 65535).
@@ -33,6 +37,13 @@
  *
  * A work-item's share stops at its row's end: the vectors past it are not visited.
  */
+
+/* a kernel's or function's name: with several copies in one program, the copy's suffix added */
+#ifdef RD_SUFFIX
+#define RD_NAME(name) CLRT_CAT(name, RD_SUFFIX)
+#else
+#define RD_NAME(name) name
+#endif
 
 #ifndef OP
 #define OP 1
@@ -83,7 +94,7 @@
  * depends on AVX being enabled. */
 
 /* The VW lanes of *pv folded by a halving tree. */
-inline REAL fold(const REALV *pv)
+inline REAL RD_NAME(fold)(const REALV *pv)
 {
     const REALV v = *pv;
 #if VW == 1
@@ -117,7 +128,7 @@ inline REAL fold(const REALV *pv)
 
 /* acc combined with vector v of row (cols elements); lanes past the end hold
  * the identity. */
-inline void add_vec(REALV *acc, __global const REAL *row, const ulong v, const ulong cols, const int aligned)
+inline void RD_NAME(add_vec)(REALV *acc, __global const REAL *row, const ulong v, const ulong cols, const int aligned)
 {
     const ulong e = v * VW;
     REALV t;
@@ -170,7 +181,7 @@ inline void add_vec(REALV *acc, __global const REAL *row, const ulong v, const u
 /* The work-item's share of a row: its vectors v0, v0 + step, ... (at most SHARE,
  * those that start inside the row), in sequence per lane, then the lanes, as one
  * value (*best_idx: its column, argmax). */
-inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, const int has_idx,
+inline REAL RD_NAME(reduce_share)(__global const REAL *row, __global const int *row_idx, const int has_idx,
                          const ulong cols, const ulong v0, const ulong step, int *best_idx)
 {
     const ulong vectors = (cols + VW - 1) / VW;
@@ -269,13 +280,13 @@ inline REAL reduce_share(__global const REAL *row, __global const int *row_idx, 
 #pragma unroll
     for (uint j = 0; j < SHARE; ++j)
         if (j < n)
-            add_vec(&acc, row, v0 + j * step, cols, aligned);
-    return fold(&acc);
+            RD_NAME(add_vec)(&acc, row, v0 + j * step, cols, aligned);
+    return RD_NAME(fold)(&acc);
 #endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void reduce(const ulong rows, const ulong cols, __global const REAL *in, const ulong in_off, const ulong in_ld,
+void RD_NAME(reduce)(const ulong rows, const ulong cols, __global const REAL *in, const ulong in_off, const ulong in_ld,
             __global REAL *out, const ulong out_off, const ulong out_ld, __global const int *in_idx,
             const ulong idx_in_off, __global int *out_idx, const ulong idx_out_off, const uint has_idx,
             const uint write_val)
@@ -289,7 +300,8 @@ void reduce(const ulong rows, const ulong cols, __global const REAL *in, const u
     const ulong r = gid / chunks, p = gid - r * chunks; /* no %: see the note at the top */
     int bi;
     const REAL s =
-        reduce_share(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols, p * SHARE, 1, &bi);
+        RD_NAME(reduce_share)(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols, p * SHARE, 1,
+                              &bi);
     if (write_val)
         out[out_off + r * out_ld + p] = s;
 #if OP == 4
@@ -309,7 +321,7 @@ void reduce(const ulong rows, const ulong cols, __global const REAL *in, const u
     const uint l = get_local_id(0);
     const ulong r = g / chunks, p = g - r * chunks; /* the host launches exactly rows*chunks groups */
     int bi;
-    sv[l] = reduce_share(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols,
+    sv[l] = RD_NAME(reduce_share)(in + in_off + r * in_ld, in_idx + idx_in_off + r * in_ld, has_idx, cols,
                          p * WG * SHARE + l, WG, &bi);
 #if OP == 4
     si[l] = bi;
@@ -368,3 +380,16 @@ void reduce(const ulong rows, const ulong cols, __global const REAL *in, const u
     }
 #endif
 }
+
+/* The macros this text defines from OP: undefined, so that the next copy of it
+ * in the same program (RD_SUFFIX) defines them for its own */
+#undef RD_NAME
+#undef SHARE
+#undef IDENT
+#undef COMB
+#undef BEATS
+#undef IDX
+#undef IDXV
+#undef LANE_COLS
+#undef LANE_IDX
+#undef BEATS_HALF

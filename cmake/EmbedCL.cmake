@@ -6,19 +6,50 @@
 # .cl file, or the prelude, rebuilds the library.
 # Usage when included: clrt_embed_cl(<out-var> PRELUDE <common.cl> <file>...)
 # (a symbol per file) and clrt_embed_cl_bundle(<out-var> <stem> PRELUDE
-# <common.cl> <file>...) (one symbol, clrt__cl_<stem>, for the files together).
+# <common.cl> <file>... [VARIANTS ...]) (one symbol, clrt__cl_<stem>, for the
+# files together, optionally once per variant).
 
 if(CMAKE_SCRIPT_MODE_FILE)
   # Script mode: -DPRELUDE=<common.cl> -DINPUT=<file.cl>[|<file.cl>...] -DOUTPUT=<file.c> -DSYMBOL=<name>
+  # [-DVARIANTS=NAME=VALUE,...|NAME=VALUE,...]: the files once per variant, each copy
+  # between #defines of its NAME=VALUE pairs and their #undefs
   file(READ "${PRELUDE}" hex HEX)
   string(REPLACE "|" ";" inputs "${INPUT}")
+  if(DEFINED VARIANTS)
+    string(REPLACE "|" ";" variants "${VARIANTS}")
+  else()
+    set(variants "")
+  endif()
   set(names)
   foreach(input IN LISTS inputs)
     get_filename_component(name "${input}" NAME)
-    string(HEX "\n#line 1 \"${name}\"\n" line_hex)
-    file(READ "${input}" file_hex HEX)
-    string(APPEND hex "${line_hex}${file_hex}")
     list(APPEND names "cl/${name}")
+  endforeach()
+  foreach(variant IN ITEMS ${variants} "-")
+    if(variant STREQUAL "-" AND variants)
+      break() # with variants, no copy without them
+    endif()
+    set(defines "")
+    set(undefs "")
+    if(NOT variant STREQUAL "-")
+      string(REPLACE "," ";" pairs "${variant}")
+      foreach(pair IN LISTS pairs)
+        string(REPLACE "=" " " define "${pair}")
+        string(REGEX REPLACE "=.*" "" macro "${pair}")
+        string(APPEND defines "#define ${define}\n")
+        string(APPEND undefs "#undef ${macro}\n")
+      endforeach()
+    endif()
+    string(HEX "\n${defines}" defines_hex)
+    string(APPEND hex "${defines_hex}")
+    foreach(input IN LISTS inputs)
+      get_filename_component(name "${input}" NAME)
+      string(HEX "\n#line 1 \"${name}\"\n" line_hex)
+      file(READ "${input}" file_hex HEX)
+      string(APPEND hex "${line_hex}${file_hex}")
+    endforeach()
+    string(HEX "\n${undefs}" undefs_hex)
+    string(APPEND hex "${undefs_hex}")
   endforeach()
   list(JOIN names ", " name)
   # 0x.. for every byte, a line break every 16 bytes to keep compilers happy
@@ -47,12 +78,20 @@ function(clrt_embed_cl out_var)
   set(${out_var} ${sources} PARENT_SCOPE)
 endfunction()
 
-# clrt_embed_cl_bundle(<out-var> <stem> PRELUDE <common.cl> <file.cl>...): one C
-# source, clrt_cl_<stem>.c, defining clrt__cl_<stem>: the prelude, then each file.
-# Kernels built with the same options from one text share one program (one
-# front-end pass of the driver's compiler instead of one per file).
+# clrt_embed_cl_bundle(<out-var> <stem> PRELUDE <common.cl> <file.cl>... [VARIANTS
+# <v>...]): one C source, clrt_cl_<stem>.c, defining clrt__cl_<stem>: the
+# prelude, then each file. Kernels built with the same options from one text
+# share one program (one front-end pass of the driver's compiler instead of one
+# per file). With VARIANTS ("NAME=VALUE,NAME=VALUE" each) the files come once per
+# variant, each copy between its #defines and their #undefs: the files name
+# their kernels after one of those macros (one program holding every variant).
 function(clrt_embed_cl_bundle out_var stem)
-  cmake_parse_arguments(arg "" "PRELUDE" "" ${ARGN})
+  cmake_parse_arguments(arg "" "PRELUDE" "VARIANTS" ${ARGN})
+  set(variant_arg)
+  if(arg_VARIANTS)
+    string(REPLACE ";" "|" variants "${arg_VARIANTS}")
+    set(variant_arg "-DVARIANTS=${variants}")
+  endif()
   get_filename_component(prelude "${arg_PRELUDE}" ABSOLUTE)
   set(abs_files)
   set(names)
@@ -68,7 +107,7 @@ function(clrt_embed_cl_bundle out_var stem)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DPRELUDE=${prelude} -DINPUT=${joined} -DOUTPUT=${out} -DSYMBOL=clrt__cl_${stem}
-            -P "${CLRT_EMBED_SCRIPT}"
+            ${variant_arg} -P "${CLRT_EMBED_SCRIPT}"
     DEPENDS ${abs_files} "${prelude}" "${CLRT_EMBED_SCRIPT}"
     COMMENT "Embedding ${names}"
     VERBATIM)

@@ -19,6 +19,7 @@
 
 /* embedded kernel sources (generated from cl/ at build time) */
 extern const char clrt__cl_matmul_cpu[];
+extern const char clrt__cl_matmul_cpu_all[]; /* matmul_cpu.cl once per transpose pair */
 extern const char clrt__cl_matmul_gpu[];
 
 enum { V_GENERIC, V_NVIDIA, V_AMD, V_INTEL };
@@ -195,6 +196,11 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         }
         m.rows_first = 1;
         m.fit_rows = 1;
+        /* the transposes' kernels in one program: POCL compiles a program's kernels at
+         * their first launch, so a build is its front end over opencl-c.h, 25-40 ms
+         * from its cache each time a process builds it; clrt-train built four of them
+         * (one per transpose pair it multiplies with) before its first step ended */
+        m.merged = 1;
     } else {
         gpu_defaults(dev, dbl, &m);
     }
@@ -314,9 +320,36 @@ static size_t group(const clrt__pvals *pv)
     return (size_t)m.wgx * m.wgy;
 }
 
+/* Whether the register-tile kernels of every transpose pair share one program
+ * (their names then carry the pair: matmul_nt, pack_b_nt, ...). */
+static int merged(const clrt__matmul_params *m) { return !m->use_local && m->merged; }
+
 static const char *source(const clrt__pvals *p)
 {
-    return clrt__mm(p).use_local ? clrt__cl_matmul_gpu : clrt__cl_matmul_cpu;
+    const clrt__matmul_params m = clrt__mm(p);
+    return m.use_local ? clrt__cl_matmul_gpu : merged(&m) ? clrt__cl_matmul_cpu_all : clrt__cl_matmul_cpu;
+}
+
+/* The register-tile variant's kernels (cl/matmul_cpu.cl). */
+enum { K_MATMUL, K_PACK_B, K_PACK_A, K_DOT };
+
+/* Kernel k's name, with the variant's transpose pair ("_nn" .. "_tt") when merged. */
+static const char *entry_name(const clrt__matmul_params *m, int variant, int k)
+{
+    static const char *const names[][5] = {
+        {"matmul", "matmul_nn", "matmul_nt", "matmul_tn", "matmul_tt"},
+        {"pack_b", "pack_b_nn", "pack_b_nt", "pack_b_tn", "pack_b_tt"},
+        {"pack_a", "pack_a_nn", "pack_a_nt", "pack_a_tn", "pack_a_tt"},
+        {"matmul_dot", "matmul_dot_nn", "matmul_dot_nt", "matmul_dot_tn", "matmul_dot_tt"},
+    };
+    const int pair = 2 * !!(variant & CLRT__MATMUL_TA) + !!(variant & CLRT__MATMUL_TB);
+    return names[k][merged(m) ? 1 + pair : 0];
+}
+
+static const char *variant_entry(const clrt__pvals *p, int variant)
+{
+    const clrt__matmul_params m = clrt__mm(p);
+    return merged(&m) ? entry_name(&m, variant, K_MATMUL) : NULL;
 }
 
 /* The tile of the narrow variant: one vector of columns, twice the rows (at most
@@ -344,9 +377,12 @@ static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t
     const int narrow = (variant & CLRT__MATMUL_NARROW) && !p.use_local;
     if (narrow)
         narrow_tile(&p, &tm, &tn);
-    int n = snprintf(buf, cap, "-DTA=%d -DTB=%d -DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u",
-                     !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB), narrow, tm, tn,
-                     fitted_rows(&p, variant));
+    int n = 0;
+    if (!merged(&p)) /* merged: every pair is in the text (cmake/EmbedCL.cmake defines them) */
+        n = snprintf(buf, cap, "-DTA=%d -DTB=%d ", !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB));
+    if (n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, "-DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u", narrow,
+                      tm, tn, fitted_rows(&p, variant));
     if (n > 0 && (size_t)n < cap && p.use_local && p.maxreg)
         n += snprintf(buf + n, cap - (size_t)n, " -cl-nv-maxrregcount=%u", p.maxreg);
     return n > 0 && (size_t)n < cap ? 0 : -1;
@@ -376,12 +412,12 @@ static const char *aux_entry(const clrt__pvals *p, int variant, unsigned i)
     if (m.use_local)
         return i == CLRT__MATMUL_AUX_FAST ? "matmul_fast" : i == CLRT__MATMUL_AUX_SUM ? "matmul_sum" : NULL;
     if (i == CLRT__MATMUL_AUX_PACK_B)
-        return m.pack ? "pack_b" : NULL;
+        return m.pack ? entry_name(&m, variant, K_PACK_B) : NULL;
     if (i == CLRT__MATMUL_AUX_PACK_A)
-        return m.pack_a ? "pack_a" : NULL;
+        return m.pack_a ? entry_name(&m, variant, K_PACK_A) : NULL;
     if (i == CLRT__MATMUL_AUX_DOT) /* A B^T only */
         return m.dot && (variant & (CLRT__MATMUL_TA | CLRT__MATMUL_TB | CLRT__MATMUL_NARROW)) == CLRT__MATMUL_TB
-                   ? "matmul_dot"
+                   ? entry_name(&m, variant, K_DOT)
                    : NULL;
     return NULL;
 }
@@ -465,6 +501,7 @@ const clrt__kernel_def clrt__k_matmul = {
     .group = group,
     .source = source,
     .entry = "matmul",
+    .variant_entry = variant_entry,
     .aux_entry = aux_entry,
     .variant_options = variant_options,
     .searched = searched,

@@ -44,6 +44,8 @@
       "variant 1: a product of fewer work-groups than the device has compute units computed as k splits side "  \
       "by side, then summed: 0 never, 1 as many as fill the device (at most 64, each at least 8 k tiles), "     \
       "2-64 always that many")                                                                                 \
+    X(merged, NULL, 0, 1, "", "",                                                                             \
+      "variant 0: 1 the four transpose pairs' kernels in one program (one build), 0 a program each")         \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4 8", "vector width: 1, 2, 4, 8 or 16")
 
 typedef struct clrt__matmul_params {

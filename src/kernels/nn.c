@@ -155,6 +155,7 @@ static const char *aux_act(const clrt__pvals *p, int variant, unsigned i)
     return i == CLRT__NN_AUX          ? "xent_rows"
            : i == CLRT__NN_AUX_XSTATS ? "xent_stats"
            : i == CLRT__NN_AUX_XGRAD  ? "xent_grad"
+           : i == CLRT__NN_AUX_SGD    ? "sgd_momentum"
                                       : NULL;
 }
 

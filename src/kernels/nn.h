@@ -5,7 +5,8 @@
  *   nn_im2col  cl/nn_im2col.cl  im2col        col2im, conv_direct, conv_wt (convolution)
  *   nn_layout  cl/nn_layout.cl  conv_rows     conv_cols         (convolution)
  *   nn_pool    cl/nn_pool.cl    maxpool_forward maxpool_backward, maxpool_backward_tiled
- *   nn_act     cl/nn_act.cl     relu_backward xent_rows, xent_stats, xent_grad (relu, loss)
+ *   nn_act     cl/nn_act.cl     relu_backward xent_rows, xent_stats, xent_grad (relu, loss),
+ *                                              sgd_momentum (the optimizer)
  * Each work-item moves or sums one run of a row (the kernels' comments say
  * which), so the parameters are the work-group size, (im2col, col2im,
  * pooling) the index width and how long a work-item may loop (loops); one
@@ -52,8 +53,9 @@ extern const clrt__kernel_def clrt__k_nn_act;
 enum { CLRT__NN_AUX = 0, CLRT__NN_AUX_TILED = 1 };
 /* nn_im2col's further entries: the direct convolution and its filter matrix. */
 enum { CLRT__NN_AUX_DIRECT = 1, CLRT__NN_AUX_WT = 2 };
-/* nn_act's further entries: the softmax cross-entropy in slices of columns. */
-enum { CLRT__NN_AUX_XSTATS = 1, CLRT__NN_AUX_XGRAD = 2 };
+/* nn_act's further entries: the softmax cross-entropy in slices of columns,
+ * and SGD's momentum step. */
+enum { CLRT__NN_AUX_XSTATS = 1, CLRT__NN_AUX_XGRAD = 2, CLRT__NN_AUX_SGD = 3 };
 
 static inline clrt__nn_params clrt__nnp(const clrt__pvals *p)
 {

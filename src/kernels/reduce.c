@@ -8,6 +8,7 @@
 #include "clrt/clrt.h"
 
 extern const char clrt__cl_reduce[];
+extern const char clrt__cl_reduce_all[]; /* reduce.cl once per op and mode */
 
 static void put(clrt__pvals *out, const clrt__reduce_params *r) { memcpy(out->v, r, sizeof *r); }
 
@@ -17,6 +18,7 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
 {
     clrt__reduce_params r;
     const int dbl = elem == 8;
+    r.merged = 0; /* a program per op and mode: a GPU driver compiles every kernel of a program */
     if (dev->emulator) {
         /* small groups and shares, so that small test shapes take every path */
         r.group_rows = 1;
@@ -43,6 +45,12 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
         r.arg_items = 64;
         r.vw = clrt__pick_vector_width(2 * pv, 4);
         r.crows = 16;
+        /* every op and mode in one program: POCL compiles a program's kernels at
+         * their first launch, so each build saved is its front end over opencl-c.h
+         * (25-40 ms even from its cache); clrt-train used three (its losses' and
+         * the convolutions' bias gradients' row sums, the linear layers' column
+         * sums, the test's argmax) */
+        r.merged = 1;
     } else {
         /* GPU: 16-byte vectors, consecutive work-items on consecutive vectors, a group's
          * shares folded in local memory */
@@ -98,18 +106,24 @@ static int fit(const clrt__device_facts *dev, size_t elem, size_t kernel_wg, clr
     return changed;
 }
 
-static const char *source(const clrt__pvals *p)
-{
-    (void)p;
-    return clrt__cl_reduce;
-}
+static const char *source(const clrt__pvals *p) { return clrt__rd(p).merged ? clrt__cl_reduce_all : clrt__cl_reduce; }
 
-/* The launch variant: the op (1-4) and the mode (0-2). */
+/* The launch variant: the op (1-4) and the mode (0-2); none when merged (every
+ * variant is in the text, cmake/EmbedCL.cmake defines them). */
 static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
 {
-    (void)p;
-    int n = snprintf(buf, cap, "-DOP=%d -DMODE=%d", variant % 4 + 1, variant / 4);
-    return n > 0 && (size_t)n < cap ? 0 : -1;
+    int n = clrt__rd(p).merged ? snprintf(buf, cap, "%s", "")
+                               : snprintf(buf, cap, "-DOP=%d -DMODE=%d", variant % 4 + 1, variant / 4);
+    return n >= 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* Merged, the variant's kernel: reduce_<op>_<mode>; else NULL (`reduce`). */
+static const char *variant_entry(const clrt__pvals *p, int variant)
+{
+    static const char *const names[12] = {"reduce_1_0", "reduce_2_0", "reduce_3_0", "reduce_4_0",
+                                          "reduce_1_1", "reduce_2_1", "reduce_3_1", "reduce_4_1",
+                                          "reduce_1_2", "reduce_2_2", "reduce_3_2", "reduce_4_2"};
+    return clrt__rd(p).merged && variant >= 0 && variant < 12 ? names[variant] : NULL;
 }
 
 size_t clrt__reduce_chunk(const clrt__reduce_params *p, int op, int mode)
@@ -154,5 +168,6 @@ const clrt__kernel_def clrt__k_reduce = {
     .fit = fit,
     .source = source,
     .entry = "reduce",
+    .variant_entry = variant_entry,
     .variant_options = variant_options,
 };

@@ -40,7 +40,8 @@
     X(arg_items, "ARG_ITEMS", 1, 256, "16 64 128", "1 2 4 8",                                                  \
       "vectors of a row each work-item reduces for argmax, in sequence (its per-item end is longer)")           \
     X(vw, "VW", 1, 16, "4 8 16", "1 2 4", "vector width: 1, 2, 4, 8 or 16")                                    \
-    X(crows, "CROWS", 2, 256, "4 16 64", "4 16 64", "rows each work-item reduces in a column reduction, in sequence")
+    X(crows, "CROWS", 2, 256, "4 16 64", "4 16 64", "rows each work-item reduces in a column reduction, in sequence") \
+    X(merged, NULL, 0, 1, "", "", "1 every op and mode one kernel of one program (one build), 0 a program each")
 
 typedef struct clrt__reduce_params {
     CLRT__REDUCE_PARAMS(CLRT__PARAM_FIELD)

@@ -5,7 +5,7 @@
  *             yc (K x NP) = W cols                      clrt_gemm
  *             y = yc's planes in NCHW rows, + b         nn_layout: conv_rows
  *   backward  dyc (K x NP) = dy's planes as yc's        nn_layout: conv_cols
- *             db = row sums of dyc (K x 1, then 1 x K)  clrt_reduce, clrt_transpose
+ *             db = row sums of dyc (into db's K values)  clrt_reduce
  *             dW = dyc cols^T (cols made again)         im2col, clrt_gemm
  *             dcols = W^T dyc; dx = col2im(dcols)       clrt_gemm, nn_im2col: col2im
  * The whole batch is one GEMM, K x NP x C*KH*KW: long and thin, the shapes
@@ -387,7 +387,7 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         (st = clrt__nn_kernel(q, CLRT__K_NN_LAYOUT, dy->dtype, func, &kl)) != CLRT_OK)
         return st;
     const size_t np = n * d.plane;
-    clrt_buffer *dyc = NULL, *cols = NULL, *sums = NULL;
+    clrt_buffer *dyc = NULL, *cols = NULL;
     /* dx as a direct convolution of dy at stride 1: dy padded by KH-1-P, KW-1-P with
      * the flipped filters, channels K -> C, planes OH x OW -> H x W */
     const direct_geom g = {kk, d.oh, d.ow, s->channels, s->kernel_h, s->kernel_w,
@@ -401,14 +401,14 @@ int clrt_nn_conv2d_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clr
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_PLANES, dy->dtype, kk, np, func, &dyc);
     if (st == CLRT_OK && (dw || gemm_dx))
         st = clrt__scratch_matrix(q, CLRT__SCRATCH_COLS, dy->dtype, d.ckk, nc * d.plane, func, &cols);
-    if (st == CLRT_OK && db)
-        st = clrt__scratch_matrix(q, CLRT__SCRATCH_SMALL, dy->dtype, kk, 1, func, &sums);
     if (st == CLRT_OK && dyc)
         st = relayout(q, kl, &d, kk, 0, dyc, dy, NULL, func);
-    if (st == CLRT_OK && db)
-        st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, sums, dyc);
-    if (st == CLRT_OK && db)
-        st = clrt_transpose(q, db, sums);
+    if (st == CLRT_OK && db) {
+        /* db (1 x K) is K consecutive values: the row sums (K x 1) go straight into
+         * them, with no transpose launch (nor its program to build) after */
+        clrt_buffer sums = window(db, 0, kk, 1, 1);
+        st = clrt_reduce(q, CLRT_REDUCE_SUM, CLRT_EACH_ROW, &sums, dyc);
+    }
     for (size_t n0 = 0; st == CLRT_OK && (dw || gemm_dx) && n0 < n; n0 += nc)
         st = backward_slice(q, ki, s, &d, n0, slice_len(n, n0, nc), x, w, dyc, cols, dw, gemm_dx ? dx : NULL, func);
     if (st == CLRT_OK && dx_direct) /* after dw's use of the cols slot: the queue is in order */

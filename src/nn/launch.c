@@ -30,12 +30,17 @@ int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func,
     return st;
 }
 
-int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, const char *func, const clrt__args *a, size_t cols,
+int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, size_t cols,
                        size_t rows)
 {
     const clrt__nn_params p = clrt__nnp(&k->p);
     size_t global[2], local[2] = {1, 1};
-    clrt__nn_geometry(&p, 0, cols, &global[0], &local[0]);
+    clrt__nn_geometry(&p, aux < 0 ? 0 : k->aux_wg[aux], cols, &global[0], &local[0]);
     global[1] = rows;
-    return clrt__launch(q, k, func, a, 2, global, local);
+    if (aux < 0)
+        return clrt__launch(q, k, func, a, 2, global, local);
+    clrt_mutex_lock(&k->launch_lock);
+    const int st = clrt__enqueue_locked(q, k->aux[aux], func, a, 2, NULL, global, local);
+    clrt_mutex_unlock(&k->launch_lock);
+    return st;
 }

@@ -19,8 +19,9 @@ int clrt__nn_launch(clrt_queue *q, clrt__built *k, int aux, const char *func, co
  * with its own group-size parameter). */
 int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, size_t items,
                        unsigned wg);
-/* Launch the main entry over cols x rows work-items (2-D, groups one row high). */
-int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, const char *func, const clrt__args *a, size_t cols,
+/* Launch the main entry (aux < 0) or auxiliary entry aux over cols x rows
+ * work-items (2-D, groups one row high). */
+int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, size_t cols,
                        size_t rows);
 
 #endif

@@ -45,7 +45,7 @@ int clrt_nn_relu_backward(clrt_queue *q, clrt_buffer *dx, const clrt_buffer *dy,
     clrt__arg_matrix(&a, dy);
     clrt__arg_matrix(&a, x);
     clrt__arg_matrix(&a, dx);
-    return clrt__nn_launch_2d(q, k, func, &a, x->cols, x->rows);
+    return clrt__nn_launch_2d(q, k, -1, func, &a, x->cols, x->rows);
 }
 
 int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, const clrt_buffer *w,

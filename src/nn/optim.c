@@ -1,10 +1,12 @@
-/* clrt_nn_sgd_step (three axpby calls, or one without momentum) and
- * clrt_nn_init_kaiming_uniform (host numbers, then written). */
+/* clrt_nn_sgd_step (one launch: nn_act's sgd_momentum, or axpby without
+ * momentum) and clrt_nn_init_kaiming_uniform (host numbers, then written). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "base/error.h"
+#include "kernels/table.h"
 #include "nn/check.h"
+#include "nn/launch.h"
 
 int clrt_nn_sgd_step(clrt_queue *q, clrt_buffer *p, const clrt_buffer *g, clrt_buffer *v, double lr, double mu,
                      double wd)
@@ -28,12 +30,21 @@ int clrt_nn_sgd_step(clrt_queue *q, clrt_buffer *p, const clrt_buffer *g, clrt_b
         return st;
     if (mu == 0) /* p = p - lr (g + wd p) */
         return clrt_axpby(q, -lr, g, 1.0 - lr * wd, p);
-    st = clrt_axpby(q, 1.0, g, mu, v); /* v = mu v + g */
-    if (st == CLRT_OK && wd != 0)
-        st = clrt_axpby(q, wd, p, 1.0, v); /* + wd p */
-    if (st == CLRT_OK)
-        st = clrt_axpby(q, -lr, v, 1.0, p);
-    return st;
+    /* v = mu v + g + wd p, p = p - lr v in one pass: a training step updates
+     * every tensor, and on a CPU each launch saved is tens of microseconds */
+    clrt__built *k;
+    if ((st = clrt__nn_kernel(q, CLRT__K_NN_ACT, p->dtype, func, &k)) != CLRT_OK)
+        return st;
+    clrt__args a = {0};
+    clrt__arg_ulong(&a, p->rows);
+    clrt__arg_ulong(&a, p->cols);
+    clrt__arg_matrix(&a, p);
+    clrt__arg_matrix(&a, g);
+    clrt__arg_matrix(&a, v);
+    clrt__arg_real(&a, p->dtype, lr);
+    clrt__arg_real(&a, p->dtype, mu);
+    clrt__arg_real(&a, p->dtype, wd);
+    return clrt__nn_launch_2d(q, k, CLRT__NN_AUX_SGD, func, &a, p->cols, p->rows);
 }
 
 static uint64_t splitmix64(uint64_t *state)

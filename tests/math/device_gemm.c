@@ -230,6 +230,49 @@ static void gemm_every_variant(void **state)
     }
 }
 
+/* The register-tile kernels of every transpose pair in both builds, on every
+ * driver: a program per pair (merged=0, GPUs' and the emulators' default) and one
+ * program of all four (merged=1, CPUs'), each pair checked against the reference
+ * with B packed, A packed (A^T) and in place, the dot form (A B^T), a C thinner
+ * than a tile (narrow) and tiles fitted to few rows; fp64 too. A fresh context
+ * builds exactly one program for the four pairs' full-tile kernels when merged,
+ * four when not. */
+static void gemm_pairs_in_each_build(void **state)
+{
+    (void)state;
+    for (int merged = 0; merged <= 1; merged++) {
+        char params[160];
+        snprintf(params, sizeof params, "use_local=0 tm=3 tn=8 tk=8 wgx=1 wgy=1 vw=4 pack=0 pack_a=0 dot=0 merged=%d",
+                 merged);
+        clrt_queue *q;
+        clrt_context *ctx = override_context(&q, params);
+        const long before = clrt__debug_live(CLRT__LIVE_PROGRAM);
+        for (int t = 0; t < 4; t++)
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 13, 19, 7, 1.0, 0.0, 0);
+        const long built = clrt__debug_live(CLRT__LIVE_PROGRAM) - before;
+        if (built != (merged ? 1 : 4))
+            fail_msg("merged=%d: the four transpose pairs built %ld programs, expected %d", merged, built,
+                     merged ? 1 : 4);
+        /* every other path of each pair, in the same build */
+        snprintf(params, sizeof params,
+                 "use_local=0 tm=3 tn=8 tk=8 tkp=4 wgx=1 wgy=1 vw=4 pack=2 pack_a=2 dot=2 fit_rows=2 merged=%d", merged);
+        TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT32, params));
+        for (int t = 0; t < 4; t++) {
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 13, 19, 7, 2.0, -0.5, 3);
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 4, 19, 9, 1.0, 0.0, 0);  /* fitted rows */
+            check_gemm(ctx, q, CLRT_FLOAT32, trans[t & 1], trans[t >> 1], 11, 5, 17, 1.0, 1.0, 1); /* narrow */
+        }
+        tu_assert_ran(ctx, "matmul", CLRT_FLOAT32, params);
+        if (tu_fx->dev.has_fp64) {
+            TU_OK(clrt_tune_override(ctx, "matmul", CLRT_FLOAT64, params));
+            for (int t = 0; t < 4; t++)
+                check_gemm(ctx, q, CLRT_FLOAT64, trans[t & 1], trans[t >> 1], 13, 19, 7, -1.0, 0.5, 5);
+        }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
 /* The packed paths of the CPU variant, forced through the tuning API on every
  * driver: op(A) into row panels (pack_a) with op(B) packed or in place, op(B) = B^T
  * moved vw rows at a time (K below, at and past a multiple of vw), both in slices
@@ -868,6 +911,7 @@ int main(void)
         TU_FIXTURE_TEST(gemm_f32),
         TU_FIXTURE_TEST(gemm_f64),
         TU_FIXTURE_TEST(gemm_every_variant),
+        TU_FIXTURE_TEST(gemm_pairs_in_each_build),
         TU_FIXTURE_TEST(gemm_packed_operands),
         TU_FIXTURE_TEST(gemm_packed_launches),
         TU_FIXTURE_TEST(gemm_dot_form),

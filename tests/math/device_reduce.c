@@ -317,14 +317,15 @@ static size_t variants_to_run(size_t n) { return n - (tu_small() ? 1 : 0); }
 static void reduce_every_variant(void **state)
 {
     (void)state;
+    /* each in both builds: a program per op and mode (merged=0), one of them all (merged=1) */
     static const char *const variants[] = {
-        "group_rows=0 wg=1 items=1 arg_items=3 vw=2 crows=2",
-        "group_rows=1 wg=4 items=2 arg_items=5 vw=1 crows=3",
-        "group_rows=1 wg=8 items=3 arg_items=1 vw=4 crows=5",
-        "group_rows=0 wg=16 items=2 arg_items=4 vw=8 crows=2",
+        "group_rows=0 wg=1 items=1 arg_items=3 vw=2 crows=2 merged=1",
+        "group_rows=1 wg=4 items=2 arg_items=5 vw=1 crows=3 merged=0",
+        "group_rows=1 wg=8 items=3 arg_items=1 vw=4 crows=5 merged=1",
+        "group_rows=0 wg=16 items=2 arg_items=4 vw=8 crows=2 merged=0",
         /* 16-lane vectors: not under Oclgrind, whose uninitialised-value check
          * loses track of 64-byte vector loads */
-        "group_rows=1 wg=2 items=1 arg_items=2 vw=16 crows=4",
+        "group_rows=1 wg=2 items=1 arg_items=2 vw=16 crows=4 merged=1",
     };
     static const size_t shapes[][2] = {{9, 70}, {70, 9}, {1, 300}, {300, 1}, {3, 5}};
     for (size_t v = 0; v < variants_to_run(sizeof variants / sizeof *variants); v++) {
@@ -457,11 +458,12 @@ static void argmax_rows(void **state)
 static void argmax_every_variant(void **state)
 {
     (void)state;
-    static const char *const variants[] = {
-        "group_rows=0 wg=2 items=1 vw=2", "group_rows=1 wg=4 items=2 vw=1", "group_rows=1 wg=8 items=1 vw=4",
-        "group_rows=0 wg=4 items=2 vw=8",
-        /* 16 lanes: not under Oclgrind (see reduce_every_variant) */
-        "group_rows=1 wg=2 items=3 vw=16"};
+    static const char *const variants[] = {"group_rows=0 wg=2 items=1 vw=2 merged=0",
+                                           "group_rows=1 wg=4 items=2 vw=1 merged=1",
+                                           "group_rows=1 wg=8 items=1 vw=4 merged=0",
+                                           "group_rows=0 wg=4 items=2 vw=8 merged=1",
+                                           /* 16 lanes: not under Oclgrind (see reduce_every_variant) */
+                                           "group_rows=1 wg=2 items=3 vw=16 merged=0"};
     enum { M = 13, N = 300 };
     double a[M * N];
     for (size_t v = 0; v < variants_to_run(sizeof variants / sizeof *variants); v++) {
@@ -475,6 +477,30 @@ static void argmax_every_variant(void **state)
             check_argmax(ctx, q, dt, a, M, N, 1);
             check_argmax(ctx, q, dt, a, 40, 7, 2); /* rows shorter than a vector */
         }
+        clrt_queue_destroy(q);
+        clrt_context_destroy(ctx);
+    }
+}
+
+/* merged=1 (the CPUs' default) builds one program for every op, axis and mode a
+ * context runs, and argmax; merged=0 one per op and mode. */
+static void reduce_programs_built(void **state)
+{
+    (void)state;
+    static const size_t shapes[][2] = {{9, 70}, {70, 9}, {1, 300}};
+    double a[4 * 50];
+    for (int merged = 0; merged <= 1; merged++) {
+        clrt_queue *q;
+        clrt_context *ctx = tu_fresh_context(&q);
+        const long before = clrt__debug_live(CLRT__LIVE_PROGRAM); /* the override builds its first */
+        tu_override(ctx, "reduce", CLRT_FLOAT32, merged ? "group_rows=1 wg=4 merged=1" : "group_rows=1 wg=4 merged=0");
+        every_op_and_axis(ctx, q, CLRT_FLOAT32, shapes, sizeof shapes / sizeof *shapes, 0);
+        argmax_data(a, CLRT_FLOAT32, 4, 50, 3);
+        check_argmax(ctx, q, CLRT_FLOAT32, a, 4, 50, 0);
+        const long built = clrt__debug_live(CLRT__LIVE_PROGRAM) - before;
+        if (merged ? built != 1 : built < 6)
+            fail_msg("merged=%d: %ld programs built for every op and mode, expected %s", merged, built,
+                     merged ? "1" : "one per op and mode (at least 6)");
         clrt_queue_destroy(q);
         clrt_context_destroy(ctx);
     }
@@ -678,6 +704,7 @@ int main(void)
         TU_FIXTURE_TEST(reduce_every_variant),
         TU_FIXTURE_TEST(argmax_rows),
         TU_FIXTURE_TEST(argmax_every_variant),
+        TU_FIXTURE_TEST(reduce_programs_built),
         TU_FIXTURE_TEST(special_values),
         TU_FIXTURE_TEST(refusals),
         TU_FIXTURE_TEST(fault_sweep),

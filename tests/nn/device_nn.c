@@ -552,6 +552,48 @@ static void check_sgd(clrt_dtype dt, size_t rows, size_t cols, double lr, double
     TU_FREE_ALL(p, v, got, gv, ap);
 }
 
+/* p, g and v as windows of wider matrices, each at its own offset and row
+ * stride: the step reads and writes the windows only (the rest of each parent
+ * stays as written) and matches the host's. */
+static void sgd_views(clrt_dtype dt)
+{
+    enum { R = 5, C = 9 };
+    const size_t widths[3] = {C + 3, C + 7, C + 4}, parents = (R + 2) * (C + 7);
+    double *h[3], *ref[3], *got = malloc(parents * 8), *ap = malloc(parents * 8);
+    clrt_buffer *parent[3], *view[3];
+    assert_true(got && ap);
+    for (int t = 0; t < 3; t++) {
+        const size_t n = (R + 2) * widths[t];
+        h[t] = tu_random_doubles(n, 60 + (unsigned)t, dt);
+        ref[t] = malloc(n * 8);
+        assert_non_null(ref[t]);
+        memcpy(ref[t], h[t], n * 8);
+        parent[t] = up(dt, R + 2, widths[t], h[t]);
+        TU_OK(clrt_buffer_view(&view[t], parent[t], 1, (size_t)t + 1, R, C));
+    }
+    const double lr = 0.1, mu = 0.8, wd = 0.01;
+    for (size_t i = 0; i < R; i++)
+        for (size_t j = 0; j < C; j++) {
+            double *p = &ref[0][(i + 1) * widths[0] + j + 1], *v = &ref[2][(i + 1) * widths[2] + j + 3];
+            *v = mu * *v + ref[1][(i + 1) * widths[1] + j + 2] + wd * *p;
+            *p -= lr * *v;
+        }
+    TU_OK(clrt_nn_sgd_step(tu_fx->q, view[0], view[1], view[2], lr, mu, wd));
+    for (int t = 0; t < 3; t++) {
+        const size_t n = (R + 2) * widths[t];
+        tu_read_doubles(tu_fx->q, parent[t], got, n);
+        for (size_t i = 0; i < n; i++)
+            ap[i] = 1 + fabs(ref[t][i]);
+        tu_expect_close("sgd on views (p, g, v and the rest of their parents)", got, ref[t], ap, n,
+                        16 * tu_epsilon(dt));
+        clrt_buffer_destroy(view[t]);
+        clrt_buffer_destroy(parent[t]);
+        free(h[t]);
+        free(ref[t]);
+    }
+    TU_FREE_ALL(got, ap);
+}
+
 static void sgd(void **state)
 {
     (void)state;
@@ -560,6 +602,9 @@ static void sgd(void **state)
         check_sgd(tu_dtype_at(d), 1, 1, 0.001, 0.9, 0);
         check_sgd(tu_dtype_at(d), 3, 5, 0.5, 0, 0.1);
         check_sgd(tu_dtype_at(d), 17, 1, 0.25, 0, 0);
+        /* rows wider than a work-group, an odd width: every lane of the one-pass step */
+        check_sgd(tu_dtype_at(d), 37, 1031, 0.05, 0.9, 0.001);
+        sgd_views(tu_dtype_at(d));
     }
 }
 

@@ -249,6 +249,22 @@ static void bench_plot_through_link(void **state)
     free(png);
 }
 
+/* The report's measurements are made, not replaced by a note: the tiny add's
+ * cost against a raw enqueue of the same kernel (clrt's add kernel found by its
+ * own name, whatever program holds it) and its round trip. */
+static void bench_overhead_measured(void **state)
+{
+    (void)state;
+    ok(bench("--json > overhead.json"));
+    size_t n;
+    char *json = (char *)tf_read("overhead.json", &n);
+    assert_non_null(json);
+    const char *o = strstr(json, "\"tiny_add_overhead\"");
+    if (!o || !strstr(o, "\"raw_op_s\"") || !strstr(o, "\"raw_round_trip_median_s\""))
+        fail_msg("no tiny-add overhead measured in clrt-bench --json: \"%.300s\"", o ? o : json);
+    free(json);
+}
+
 /* The environment of a run that makes POCL generate code on purpose: a
  * private, empty POCL cache folder (so the run is cold whatever earlier tests
  * left in the shared one) and the suppressions for POCL 3.1's LLVM leaks
@@ -366,6 +382,7 @@ int main(void)
         cmocka_unit_test(failed_writes_keep_earlier_files),
         cmocka_unit_test(full_filesystem),
         cmocka_unit_test(bench_plot_through_link),
+        cmocka_unit_test(bench_overhead_measured),
         cmocka_unit_test(bench_tuned_file),
         cmocka_unit_test(compile_notice_and_log),
     };

@@ -59,8 +59,11 @@ static int make_raw_kernel(tiny_add *t)
 {
     cl_kernel own = clrt_context_kernel_cl(t->s->ctx, "elementwise", CLRT_FLOAT32);
     cl_program program = NULL;
+    char name[64] = ""; /* the add's function: a program may hold every op's (one per op on CPUs) */
     cl_int e = own ? clGetKernelInfo(own, CL_KERNEL_PROGRAM, sizeof program, &program, NULL) : CL_INVALID_KERNEL;
-    t->kernel = e == CL_SUCCESS ? clCreateKernel(program, "elementwise", &e) : NULL;
+    if (e == CL_SUCCESS)
+        e = clGetKernelInfo(own, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    t->kernel = e == CL_SUCCESS ? clCreateKernel(program, name, &e) : NULL;
     if (!t->kernel) {
         snprintf(t->o->note, sizeof t->o->note, "cannot make a raw kernel (%d)", (int)e);
         return -1;
