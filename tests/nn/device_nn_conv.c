@@ -158,6 +158,9 @@ static void conv_ref_free(conv_ref *r)
         free(p[i]);
 }
 
+/* The kernel launches of the last check_conv's forward [0] and backward [1] pass. */
+static unsigned long conv_launches[2];
+
 /* Forward and backward of one case; view puts x, y, dy and dx in views;
  * which: 7 all gradients, else a bit set of dx (1), dw (2), db (4). */
 static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, int which)
@@ -180,9 +183,13 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     char what[200];
     snprintf(what, sizeof what, "conv N%zu C%zu %zux%zu K%zu %zux%zu s%zu p%zu %s%s%s", t->n, t->c, t->h, t->w, t->k,
              t->kh, t->kw, t->stride, t->pad, tu_dtype_name(dt), bias ? "" : " no bias", view ? " views" : "");
+    const unsigned long l0 = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
     TU_OK(clrt_nn_conv2d_forward(tu_fx->q, my.b, mx.b, mw.b, bias ? mb.b : NULL, &s));
+    const unsigned long l1 = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
     TU_OK(clrt_nn_conv2d_backward(tu_fx->q, which & 1 ? mdx.b : NULL, which & 2 ? mdw.b : NULL,
                                   which & 4 ? mdb.b : NULL, mdy.b, mx.b, mw.b, &s));
+    conv_launches[0] = l1 - l0;
+    conv_launches[1] = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL) - l1;
     const double eps = tu_epsilon(dt);
     double *got = alloc_d(t->n * (in > out ? in : out) + t->k * ckk);
     char w2[240];
@@ -454,25 +461,26 @@ static void conv_params(void **state)
  * kernels named and then cleared, every gradient and the forward pass checked
  * against the reference; with a bias always, or (no_bias_odd) none in the odd
  * cases. params[0] is the unsliced baseline: under params[1], the finest
- * slicing, every case must launch more kernels than under it (each slice is a
- * launch of its own). */
+ * slicing, the forward and the backward pass of every case must each launch
+ * more kernels than under it (each slice is a launch of its own). */
 static void check_sliced(clrt_dtype dt, const char *const *kernels, int nk, const char *const *params, size_t np,
                          const conv_case *cases, size_t ncases, int no_bias_odd)
 {
-    unsigned long whole[8] = {0};
+    static const char *const pass[2] = {"forward", "backward"};
+    unsigned long whole[8][2] = {{0}};
     assert_true(ncases <= sizeof whole / sizeof *whole);
     for (size_t p = 0; p < np; p++) {
         for (int k = 0; k < nk; k++)
             tu_override(tu_fx->ctx, kernels[k], dt, params[p]);
         for (size_t i = 0; i < ncases; i++) {
-            clrt__debug_fault_clear(); /* zeroes the call counts */
             check_conv(dt, &cases[i], !(no_bias_odd && (i & 1)), (int)(i & 1), 7);
-            const unsigned long launches = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
-            if (p == 0)
-                whole[i] = launches;
-            else if (p == 1 && launches <= whole[i])
-                fail_msg("%s, case %zu: %lu launches, no more than with %s (%lu)", params[1], i, launches, params[0],
-                         whole[i]);
+            for (int f = 0; f < 2; f++) {
+                if (p == 0)
+                    whole[i][f] = conv_launches[f];
+                else if (p == 1 && conv_launches[f] <= whole[i][f])
+                    fail_msg("%s, case %zu: the %s pass made %lu launches, no more than with %s (%lu)", params[1], i,
+                             pass[f], conv_launches[f], params[0], whole[i][f]);
+            }
         }
         for (int k = 0; k < nk; k++)
             TU_OK(clrt_tune_override(tu_fx->ctx, kernels[k], dt, NULL));
