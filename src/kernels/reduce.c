@@ -112,9 +112,12 @@ static const char *source(const clrt__pvals *p) { return clrt__rd(p).merged ? cl
  * variant is in the text, cmake/EmbedCL.cmake defines them). */
 static int variant_options(const clrt__pvals *p, int variant, char *buf, size_t cap)
 {
-    int n = clrt__rd(p).merged ? snprintf(buf, cap, "%s", "")
-                               : snprintf(buf, cap, "-DOP=%d -DMODE=%d", variant % 4 + 1, variant / 4);
-    return n >= 0 && (size_t)n < cap ? 0 : -1;
+    if (clrt__rd(p).merged && cap > 0) {
+        buf[0] = '\0';
+        return 0;
+    }
+    int n = snprintf(buf, cap, "-DOP=%d -DMODE=%d", variant % 4 + 1, variant / 4);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
 /* Merged, the variant's kernel: reduce_<op>_<mode>; else NULL (`reduce`). */

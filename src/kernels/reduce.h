@@ -4,7 +4,8 @@
  *
  * A reduction runs as levels, all enqueued at once (no host wait between):
  * each level turns its input into partial results, one per chunk, until one
- * chunk is left. Three launch modes (build options, with the op):
+ * chunk is left. Three launch modes (with the op, build options, or on CPUs
+ * kernels of one program: parameter merged):
  *   ROW_ITEMS  a work-item reduces ITEMS*VW consecutive elements of a row
  *              (no local memory; CPU devices, and rows a group would waste)
  *   ROW_GROUP  a work-group reduces WG*ITEMS*VW elements of a row, its

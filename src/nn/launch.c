@@ -16,6 +16,16 @@ int clrt__nn_launch(clrt_queue *q, clrt__built *k, int aux, const char *func, co
     return clrt__nn_launch_wg(q, k, aux, func, a, items, clrt__nnp(&k->p).wg);
 }
 
+/* Enqueue k's main entry (aux < 0) or auxiliary entry aux under its launch lock. */
+static int enqueue(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, cl_uint dims,
+                   const size_t *global, const size_t *local)
+{
+    clrt_mutex_lock(&k->launch_lock);
+    const int st = clrt__enqueue_locked(q, aux < 0 ? k->main : k->aux[aux], func, a, dims, NULL, global, local);
+    clrt_mutex_unlock(&k->launch_lock);
+    return st;
+}
+
 int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, size_t items,
                        unsigned wg)
 {
@@ -24,10 +34,7 @@ int clrt__nn_launch_wg(clrt_queue *q, clrt__built *k, int aux, const char *func,
     size_t global, local;
     /* the main entry's group was fitted to it; an auxiliary one may take fewer */
     clrt__nn_geometry(&p, aux < 0 ? 0 : k->aux_wg[aux], items, &global, &local);
-    clrt_mutex_lock(&k->launch_lock);
-    int st = clrt__enqueue_locked(q, aux < 0 ? k->main : k->aux[aux], func, a, 1, NULL, &global, &local);
-    clrt_mutex_unlock(&k->launch_lock);
-    return st;
+    return enqueue(q, k, aux, func, a, 1, &global, &local);
 }
 
 int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, int aux, const char *func, const clrt__args *a, size_t cols,
@@ -37,10 +44,5 @@ int clrt__nn_launch_2d(clrt_queue *q, clrt__built *k, int aux, const char *func,
     size_t global[2], local[2] = {1, 1};
     clrt__nn_geometry(&p, aux < 0 ? 0 : k->aux_wg[aux], cols, &global[0], &local[0]);
     global[1] = rows;
-    if (aux < 0)
-        return clrt__launch(q, k, func, a, 2, global, local);
-    clrt_mutex_lock(&k->launch_lock);
-    const int st = clrt__enqueue_locked(q, k->aux[aux], func, a, 2, NULL, global, local);
-    clrt_mutex_unlock(&k->launch_lock);
-    return st;
+    return enqueue(q, k, aux, func, a, 2, global, local);
 }

@@ -161,7 +161,9 @@ static void conv_ref_free(conv_ref *r)
 /* The kernel launches of the last check_conv's forward [0] and backward [1] pass. */
 static unsigned long conv_launches[2];
 
-/* Forward and backward of one case; view puts x, y, dy and dx in views;
+/* Forward and backward of one case; view puts x, y, dy, dx, b and db in views
+ * (db a 1 x K row inside a wider parent: the bias gradient's sums go straight
+ * into its K values, nothing around them touched);
  * which: 7 all gradients, else a bit set of dx (1), dw (2), db (4). */
 static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, int which)
 {
@@ -177,9 +179,9 @@ static void check_conv(clrt_dtype dt, const conv_case *t, int bias, int view, in
     conv_reference(t, x, w, bias ? b : NULL, dy, &r);
     assert_int_equal(oh, r.oh);
     assert_int_equal(ow, r.ow);
-    mat mx = mk(dt, t->n, in, x, view), mw = mk(dt, t->k, ckk, w, 0), mb = mk(dt, 1, t->k, b, 0);
+    mat mx = mk(dt, t->n, in, x, view), mw = mk(dt, t->k, ckk, w, 0), mb = mk(dt, 1, t->k, b, view);
     mat my = mk(dt, t->n, out, NULL, view), mdy = mk(dt, t->n, out, dy, view);
-    mat mdx = mk(dt, t->n, in, NULL, view), mdw = mk(dt, t->k, ckk, NULL, 0), mdb = mk(dt, 1, t->k, NULL, 0);
+    mat mdx = mk(dt, t->n, in, NULL, view), mdw = mk(dt, t->k, ckk, NULL, 0), mdb = mk(dt, 1, t->k, NULL, view);
     char what[200];
     snprintf(what, sizeof what, "conv N%zu C%zu %zux%zu K%zu %zux%zu s%zu p%zu %s%s%s", t->n, t->c, t->h, t->w, t->k,
              t->kh, t->kw, t->stride, t->pad, tu_dtype_name(dt), bias ? "" : " no bias", view ? " views" : "");
