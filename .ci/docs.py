@@ -14,9 +14,10 @@ docs/benchmarks-history.md (HISTORY below), which these checks skip:
 
 - dates: a date (2026-12-05, "Dec 2026", "5 December 2026") may appear only
   in the line that introduces a table of current figures (the paragraph just
-  before the table, or the one before a fenced block that the table follows)
-  or in the table's header row, and on one such table per page: a page names
-  its figures' machine and date once;
+  before the table, or the one before a fenced block that the table follows;
+  a fenced block of a tool's output counts as a table) or in the table's
+  header row, and on one such table per page: a page names its figures'
+  machine and date once;
 - before/after: no phrase that tells a story of changes (RECORD_PHRASES:
   "the commit before", "that night", "in the morning", "before 2026-...",
   "since ..., not ...", "where it built/took ...", "not re-measured", ...);
@@ -25,15 +26,16 @@ docs/benchmarks-history.md (HISTORY below), which these checks skip:
   not after "every", "at most", "at least", "up to", "default", "timeout",
   which give a setting the program keeps rather than a measurement)
   that stands in the same paragraph, list item or table row as a command in
-  backticks (`build/tools/clrt-train --limit 2000`) is attached to that
-  command; the command is its program's name and its options, with the
+  backticks (`build/tools/clrt-train --limit 2000`) is attached to the
+  nearest such command before it; the command is its program's name and its options, with the
   folder (build/tools/, examples/python/, ...), `env ...` and VAR=value
   prefixes dropped. The figures of one command may stand on one page only;
   any other page links to that page instead of repeating (or contradicting)
   them. Two pages that attach figures to the same command both fail, named
   with their lines.
 
-And README.md's test command is, byte for byte, the line that .ci/run runs
+README.md stays at most README_LINES lines (a page a newcomer reads in five
+minutes; the rest belongs in docs/). And README.md's test command is, byte for byte, the line that .ci/run runs
 between its "keep in sync" markers.
 
 Exit 1 listing every miss. `.ci/test_docs.py` feeds these checks text that
@@ -48,6 +50,7 @@ import sys
 TOP = ("src", "tools", "tests", "cl", "python", "examples", "cmake", "docs", "include", ".ci")
 FENCE = re.compile(r"(?ms)^```.*?^```")
 HISTORY = "docs/benchmarks-history.md"
+README_LINES = 200
 # Pages held to "reference, not record": README.md and docs/ (the history page aside).
 REFERENCE = re.compile(r"^(README\.md|docs/[^/]+\.md)$")
 
@@ -63,9 +66,9 @@ RECORD_PHRASES = [
     r"\b(?:before|after|since|until) (?:19|20)\d\d\b",
     r"\balternated with (?:the|an?) (?:commit|build|version)\b",
     r"\bsince [^.;:()]{1,80}, not \d",
-    r"\bwhere it (?:built|took|launched|ran|was|had|used|gave|read)\b",
+    r"\bwhere it (?:built|took|launched|ran|had|used|gave|read)\b",
     r"\b(?:not |never )?re-(?:measured|run)\b", r"\bnot yet (?:re-?run|measured|re-measured)\b",
-    r"\bso far\b", r"\bno longer\b", r"\bused to\b",
+    r"\b(?<!best )so far\b", r"\bno longer\b", r"\bused to\b",
     r"\b(?:fixed|changed|added|merged|measured) since\b",
     r"\b(?:before|after) (?:these|this|that|the) (?:changes?|commit|merge|round|fix)\b",
     r"\bearlier (?:runs?|the same day|that day)\b", r"\bthe runs? before\b",
@@ -176,13 +179,18 @@ def blocks(text):
 
 
 def table_intros(text):
-    """Line numbers allowed to carry a date: each table's header row and the
-    paragraph just before it, or just before the fenced block that it follows.
+    """Line numbers allowed to carry a date: each table's (or fenced block's)
+    first line and the paragraph just before it, or just before the fenced
+    block that a table follows.
     Returns {table header line: set of line numbers}."""
     lines = text.split("\n")
     out = {}
+    fenced = False
     for i, line in enumerate(lines):
-        if not line.startswith("|") or (i > 0 and lines[i - 1].startswith("|")):
+        opens = line.startswith("```") and not fenced  # a fenced block of figures (a tool's output) counts too
+        if line.startswith("```"):
+            fenced = not fenced
+        if not opens and (fenced or not line.startswith("|") or (i > 0 and lines[i - 1].startswith("|"))):
             continue
         allowed = {i + 1}
         j = i - 1
@@ -208,6 +216,7 @@ def check_record(md, text):
     intros = table_intros(text)
     dated_tables = set()
     for no, line in enumerate(text.split("\n"), 1):
+        line = re.sub(r"\]\([^)\s]*\)", "]()", line)  # a link's target (a dated heading's anchor) is no date
         for m in DATE.finditer(line):
             owner = [t for t, allowed in intros.items() if no in allowed]
             if owner:
@@ -242,13 +251,18 @@ def figures_by_command(md, text):
     found = {}
     for no, lines in blocks(text):
         block = " ".join(lines)
-        codes = re.findall(r"`([^`]+)`", block)
-        if not FIGURE.search(re.sub(r"`[^`]*`", "", block)):
+        commands = [(m.start(), command_key(m.group(1))) for m in re.finditer(r"`([^`]+)`", block)]
+        commands = [(at, key) for at, key in commands if key]
+        if not commands:
             continue
-        for code in codes:
-            key = command_key(code)
-            if key:
-                found.setdefault(key, []).append(no)
+        bare = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), block)  # same offsets, no code
+        for fig in FIGURE.finditer(bare):
+            before = [key for at, key in commands if at < fig.start()]
+            if not before:
+                continue
+            key = before[-1]
+            if no not in found.setdefault(key, []):
+                found[key].append(no)
     return found
 
 
@@ -262,6 +276,12 @@ def check_owners(pages):
         if len(places) > 1:
             yield f"figures for `{key}` on {len(places)} pages ({', '.join(places)}): " \
                   "give them on one page and link to it from the others"
+
+
+def check_readme_length(readme):
+    n = readme.count("\n")
+    if n > README_LINES:
+        yield f"README.md: {n} lines, more than {README_LINES}; move the detail to a page of docs/"
 
 
 def check_test_command(readme, run):
@@ -288,6 +308,7 @@ def main():
             reference[md] = text
     bad += check_owners(reference)
     bad += check_test_command(open("README.md").read(), open(".ci/run").read())
+    bad += check_readme_length(open("README.md").read())
     for line in bad:
         print(line)
     print(f"docs.py: {len(bad)} problem(s): links, citations, table rows, records outside {HISTORY}, "

@@ -35,6 +35,9 @@ class Dates(unittest.TestCase):
                 "| case | clrt |\n| --- | --- |\n| matmul | 200 GFLOP/s |\n")
         self.assertEqual(record(text), [])
 
+    def test_date_before_a_tool_output_passes(self):
+        self.assertEqual(record("The current run, 2026-12-06:\n\n```\nconv1 3.0 ms\n```\n"), [])
+
     def test_date_in_table_header_passes(self):
         self.assertEqual(record("| case | AMD EPYC, 2026-12-06 |\n| --- | --- |\n| a | 1 s |\n"), [])
 
@@ -51,6 +54,9 @@ class Dates(unittest.TestCase):
         bad = record(text)
         self.assertEqual(len(bad), 1)
         self.assertIn("2 dated tables", bad[0])
+
+    def test_link_to_a_dated_heading_passes(self):
+        self.assertEqual(record("The runs: [history](h.md#2026-12-02-to-2026-12-05-what-missed).\n"), [])
 
     def test_version_numbers_pass(self):
         self.assertEqual(record("POCL 3.1, OpenBLAS 0.3.21, CLBlast 1.5.3, sizes 1024-2048.\n"), [])
@@ -76,7 +82,8 @@ class Stories(unittest.TestCase):
 
     def test_present_tense_passes(self):
         text = ("A step launches 54 kernels; a run builds 5 programs. Since POCL compiles a kernel at "
-                "its first launch, the first step is the slowest. Before a step, the queue is finished.\n")
+                "its first launch, the first step is the slowest. Before a step, the queue is finished. "
+                "A candidate replaces the best so far when it is faster.\n")
         self.assertEqual(record(text), [])
 
 
@@ -110,6 +117,12 @@ class Owners(unittest.TestCase):
         self.assertEqual(self.owners({"a.md": "`clrt-bench --quick` runs 2 epochs.\n",
                                       "b.md": "`clrt-bench --quick`: 12 s.\n"}), [])
 
+    def test_figure_goes_to_the_nearest_command_before_it(self):
+        self.assertEqual(self.owners({"a.md": "`clrt-info --warm` fills the caches; `clrt-train` then takes 1.4 s.\n",
+                                      "b.md": "`clrt-info --warm`: 61 s.\n"}), [])
+        self.assertEqual(len(self.owners({"a.md": "`clrt-info --warm` takes 61 s; then `clrt-train`.\n",
+                                          "b.md": "`clrt-info --warm`: 61 s.\n"})), 1)
+
     def test_settings_are_not_figures(self):
         self.assertEqual(self.owners({"a.md": "`clrt-train` prints a line every 5 s, at most 3 s late.\n",
                                       "b.md": "`clrt-train`: 36.8 s.\n"}), [])
@@ -117,6 +130,12 @@ class Owners(unittest.TestCase):
     def test_figures_in_separate_paragraphs_not_attached(self):
         self.assertEqual(self.owners({"a.md": "`quickstart` prints the device.\n\nIt takes 2 s.\n",
                                       "b.md": "`quickstart`: 2.0 s cold.\n"}), [])
+
+
+class ReadmeLength(unittest.TestCase):
+    def test_lengths(self):
+        self.assertEqual(list(docs.check_readme_length("line\n" * 200)), [])
+        self.assertEqual(len(list(docs.check_readme_length("line\n" * 201))), 1)
 
 
 class TestCommand(unittest.TestCase):
