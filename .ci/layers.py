@@ -10,17 +10,36 @@
   their own folder and, for tools, tools/common/ and support/ (the host
   reference and the output files), never a header of src/;
 - support/ includes only the public headers and its own folder: it knows
-  nothing of clrt's inside, so that the tools may use it.
+  nothing of clrt's inside, so that the tools may use it;
+- a relative include ("../...") counts where it lands, not how it is spelt:
+  from tools/, examples/ or support/ it must land in a folder that file may
+  include (its own tool's or example folder, tools/common/, support/), never
+  in src/ or another tool's folder; in src/ an include names its folder and
+  never climbs out of it;
+- file names in src/ are unique, but for the five that repeat already
+  (REPEATED; docs/conventions.md says how a new file is named).
 
 The rules are read from src/README.md, so the document and the check cannot
-drift apart. Exit 1 with one line per violation."""
+drift apart. Exit 1 with one line per violation.
+Usage: .ci/layers.py [ROOT] (ROOT: the checkout, default this script's;
+.ci/test_layers.py runs it on made-up trees)."""
 import os
 import re
 import sys
 
-root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+root = os.path.normpath(sys.argv[1] if len(sys.argv) > 1 else
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 src = os.path.join(root, "src")
 support = os.path.join(root, "support")
+
+
+def lands_in(folder, base, inc):
+    """Whether include inc, looked up from folder base, names an existing file
+    inside folder (after resolving any "..")."""
+    path = os.path.normpath(os.path.join(base, inc))
+    return os.path.isfile(path) and os.path.commonpath([path, os.path.normpath(folder)]) == os.path.normpath(folder)
+# Names that two folders of src/ share already; no new one joins them.
+REPEATED = {"device.c", "elementwise.c", "gemm.c", "reduce.c", "transpose.c"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -65,6 +84,9 @@ def check_src(allowed, bad):
             if inc.startswith("clrt/"):
                 continue
             target = inc.split("/")[0] if "/" in inc else None
+            if ".." in inc.split("/"):
+                bad.append(f"src/{rel}: includes \"{inc}\": an internal include names its folder, never \"..\"")
+                continue
             if target is None or not (os.path.exists(os.path.join(src, inc)) or
                                       os.path.exists(os.path.join(support, inc))):
                 bad.append(f"src/{rel}: includes \"{inc}\": internal includes name their folder (\"base/util.h\")")
@@ -96,16 +118,27 @@ def check_src(allowed, bad):
                 bad.append(f"src/README.md: {f}/ and {d}/ may include each other")
 
 
+def check_names(bad):
+    """No file name twice in src/, but those of REPEATED."""
+    seen = {}
+    for path in sources(src, (".c", ".h", ".cl")):
+        seen.setdefault(os.path.basename(path), []).append(os.path.relpath(path, root))
+    for name, paths in sorted(seen.items()):
+        if len(paths) > 1 and name not in REPEATED:
+            bad.append(f"{', '.join(paths)}: one file name in two places; name the new one for its "
+                       "folder too (docs/conventions.md, \"Names\")")
+
+
 def check_support(bad):
     """support/: the public headers and its own folder, nothing of src/."""
     for path in sources(support):
         here = os.path.dirname(path)
+        mine = os.path.join(support, os.path.relpath(here, support).split(os.sep)[0])
         for inc in INCLUDE.findall(open(path).read()):
-            if inc.startswith("clrt/"):
+            if inc.startswith("clrt/") and ".." not in inc.split("/"):
                 continue
-            own = os.path.exists(os.path.join(here, inc)) or \
-                (inc.split("/")[0] == os.path.relpath(here, support).split(os.sep)[0] and
-                 os.path.exists(os.path.join(support, inc)))
+            own = lands_in(mine, here, inc) or (inc.split("/")[0] == os.path.basename(mine) and
+                                                lands_in(mine, support, inc))
             if not own:
                 bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\"; support/ knows nothing of "
                            "clrt's inside (the public headers and its own folder only)")
@@ -116,11 +149,16 @@ def check_outside(bad):
     for top in ("tools", "examples"):
         for path in sources(os.path.join(root, top)):
             here = os.path.dirname(path)
+            rel = os.path.relpath(here, os.path.join(root, top)).split(os.sep)
+            # a tool's folder is tools/<tool>/ (subfolders included); examples/ is one folder
+            mine = os.path.join(root, top, rel[0]) if top == "tools" and rel[0] != "." else os.path.join(root, top)
             for inc in INCLUDE.findall(open(path).read()):
-                own = os.path.exists(os.path.join(here, inc))
-                common = top == "tools" and inc.startswith("common/") and \
-                    os.path.exists(os.path.join(root, "tools", inc))
-                plain = top == "tools" and os.path.exists(os.path.join(support, inc))
+                own = lands_in(mine, here, inc)
+                common = top == "tools" and (lands_in(os.path.join(root, "tools", "common"), here, inc) or
+                                             (inc.startswith("common/") and
+                                              lands_in(os.path.join(root, "tools", "common"),
+                                                       os.path.join(root, "tools"), inc)))
+                plain = top == "tools" and (lands_in(support, support, inc) or lands_in(support, here, inc))
                 if not (own or common or plain):
                     bad.append(f"{os.path.relpath(path, root)}: includes \"{inc}\", not its own folder's "
                                "(outside programs see only <clrt/...>)")
@@ -133,6 +171,7 @@ def main():
         bad.append("src/README.md: no folder rules found (a table under a '## ... may include ...' heading)")
     else:
         check_src(allowed, bad)
+    check_names(bad)
     check_support(bad)
     check_outside(bad)
     for b in bad:
