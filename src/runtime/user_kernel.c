@@ -601,6 +601,25 @@ int clrt_kernel_set_local(clrt_kernel *k, unsigned index, size_t bytes)
 
 /* ---- launch */
 
+/* The launch's work-items, the product of its global sizes, must be a
+ * size_t: a kernel's get_global_id and a driver's count of the items would
+ * otherwise wrap (a driver given more than it can count runs some number of
+ * items, or none, or never ends). */
+static int work_items_fit(const size_t *glob, unsigned dims, const char *func)
+{
+    size_t total = glob[0];
+    for (unsigned i = 1; i < dims; i++) {
+        if (glob[i] > SIZE_MAX / total) {
+            if (dims == 2)
+                return clrt__fail(CLRT_EINVAL, func, "%zu x %zu work-items overflow size_t", glob[0], glob[1]);
+            return clrt__fail(CLRT_EINVAL, func, "%zu x %zu x %zu work-items overflow size_t", glob[0], glob[1],
+                              glob[2]);
+        }
+        total *= glob[i];
+    }
+    return CLRT_OK;
+}
+
 /* The work-group to launch with into loc (1 when the driver chooses, with
  * *have_local 0), and the global size into glob, rounded when asked. */
 static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims, const size_t *global,
@@ -648,7 +667,7 @@ static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims
     for (unsigned i = 0; i < dims; i++)
         glob[i] = global[i];
     if (!*have_local)
-        return CLRT_OK;
+        return work_items_fit(glob, dims, func);
 
     size_t total = 1;
     for (unsigned i = 0; i < dims; i++) {
@@ -675,7 +694,7 @@ static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims
                               i, global[i], loc[i]);
         glob[i] = global[i] + (loc[i] - rem);
     }
-    return CLRT_OK;
+    return work_items_fit(glob, dims, func);
 }
 
 static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *global, const size_t *local,

@@ -771,6 +771,14 @@ static void launch_errors(void **state)
     if (clrt_kernel_work_group_size(k) >= 2) {
         TU_REFUSED(CLRT_EINVAL, "overflows", clrt_kernel_launch_rounded(f->tu->q, k, 1, &huge, &l3));
     }
+    /* global sizes whose product, the work-items, is not a size_t (2^70, 2^66):
+     * refused before a driver counts them */
+    size_t wrap2[2] = {(size_t)1 << 40, (size_t)1 << 30}, wrap3[3] = {(size_t)1 << 22, (size_t)1 << 22, (size_t)1 << 22};
+    TU_REFUSED(CLRT_EINVAL, "1099511627776 x 1073741824 work-items overflow size_t",
+               clrt_kernel_launch(f->tu->q, k, 2, wrap2, NULL));
+    TU_REFUSED(CLRT_EINVAL, "4194304 x 4194304 x 4194304 work-items overflow size_t",
+               clrt_kernel_launch(f->tu->q, k, 3, wrap3, NULL));
+    TU_REFUSED(CLRT_EINVAL, "work-items overflow size_t", clrt_kernel_launch_rounded(f->tu->q, k, 3, wrap3, NULL));
     /* limits of the device and the kernel */
     size_t wg = clrt_kernel_work_group_size(k);
     size_t over[3] = {k->max_items[0] + 1, 1, 1}, big_g[3] = {over[0] * 2, 1, 1};
