@@ -259,8 +259,13 @@ CLRT_API int clrt_buffer_read(clrt_queue *q, const clrt_buffer *src, void *dst, 
  *  @{ */
 /** Where a build came from. */
 typedef enum clrt_build_source {
-    CLRT_BUILD_COMPILED = 1, /**< compiled from source (the driver's own cache may have served it) */
-    CLRT_BUILD_CACHED = 2    /**< loaded from clrt's program cache on disk */
+    CLRT_BUILD_COMPILED = 1,      /**< compiled by the driver: from source, or where clrt cannot
+                                       tell (a driver other than POCL), perhaps from the driver's
+                                       own cache; the line says which ("built from source", or
+                                       "compiled by the driver; its own cache may have served it") */
+    CLRT_BUILD_CACHED = 2,        /**< loaded from clrt's program cache on disk */
+    CLRT_BUILD_DRIVER_CACHED = 3  /**< served by the driver's own cache: POCL's, whose folder shows
+                                       the program used and none compiled during the build */
 } clrt_build_source;
 /** One program build, as the log reports it. The strings live until the
  *  callback returns. */
@@ -273,13 +278,19 @@ typedef struct clrt_build_event {
                                 program cache or the driver's own folder; "" when unknown */
     double seconds;      /**< wall time of the build. POCL generates machine code at
                               a kernel's first launch, after this */
-    clrt_build_source source; /**< compiled from source, or loaded from clrt's cache */
+    clrt_build_source source; /**< compiled, loaded from clrt's cache, or served by the driver's */
     const char *uncached; /**< when cache_dir is "": why no cache keeps this build, when
                                known ("POCL's cache is off, every run compiles"); else "" */
 } clrt_build_event;
 /** Called once per build, on the thread that asked for it: the event and a
  *  one-line text of it ("clrt: built matmul float32 [...] for <device> in
- *  0.21 s (built from source)"). */
+ *  0.21 s (built from source)"; the parenthesis as clrt_build_source says).
+ *  It is called once the build is over and the call that built holds no lock
+ *  of clrt's, before that call returns: it may call any clrt function, on the
+ *  context that built too (a build that its own calls make is reported by a
+ *  call of the callback from inside it, so it must be reentrant), and its calls
+ *  do not change clrt_error_message() as the call that built leaves it.
+ *  docs/threads.md lists what runs user code and under which locks. */
 typedef void (*clrt_log_fn)(const clrt_build_event *event, const char *line, void *user);
 /** Report every later build to fn (NULL: stop). With no callback set and
  *  $CLRT_LOG on (1, on, yes, true), each build's line goes to stderr. Set it

@@ -112,9 +112,11 @@ CLRT_API int clrt_buffer_read_async(clrt_queue *q, const clrt_buffer *src, void 
  *  them (weights: e.g. each device's measured rows per second), every block a
  *  multiple of align rows except the last non-empty one, which takes the
  *  remainder. counts[i] receives block i's rows; they sum to rows. A
- *  block may be 0 (a device too slow to be worth its share). CLRT_EINVAL
- *  for NULL pointers, parts or align 0, a weight that is negative or not
- *  finite, or weights that are all 0. */
+ *  block may be 0 (a device too slow to be worth its share). Any sizes and
+ *  finite weights (up to SIZE_MAX rows, weights up to DBL_MAX) take one pass
+ *  over the parts; each block is its share rounded down or up, to the
+ *  precision of doubles. CLRT_EINVAL for NULL pointers, parts or align 0, a
+ *  weight that is negative or not finite, or weights that are all 0. */
 CLRT_API int clrt_split_rows(size_t *counts, size_t parts, size_t rows, const double *weights, size_t align);
 /** @} */
 

@@ -66,8 +66,13 @@ extern "C" {
  *  the kind of each argument (a __global or __constant pointer takes a buffer,
  *  a __local pointer a local size, anything else a scalar), the size of a
  *  scalar of a built-in type (char .. double, and their vectors), and that a
- *  float or double pointer gets a buffer of that dtype (else CLRT_ESHAPE).
- *  Without that description the driver's own checks remain.
+ *  pointer's element type, by its name, matches the buffer's dtype: float
+ *  (and float2 .. float16) takes CLRT_FLOAT32, double CLRT_FLOAT64, int and
+ *  uint CLRT_INT32 (else CLRT_ESHAPE); pointers to other types (char, short,
+ *  long, half, a struct or a typedef's name) take any buffer. Without that
+ *  description (a driver that gives none, or the build without
+ *  -cl-kernel-arg-info above) the driver's own checks remain, and they do not
+ *  see dtypes.
  *
  *  Scalars are passed as their OpenCL C types: int is cl_int, uint cl_uint,
  *  long cl_long (8 bytes), float4 cl_float4, and size_t is not allowed in a
@@ -136,8 +141,9 @@ CLRT_API size_t clrt_kernel_work_group_size(const clrt_kernel *kernel);
  *  @return CLRT_OK; CLRT_EINVAL for a NULL kernel or buffer, an index out of
  *          range, a buffer of another context, or an argument that is not a
  *          __global or __constant pointer; CLRT_ESHAPE when the argument points
- *          to float (or a float vector) and buf is CLRT_FLOAT64, or to double
- *          and buf is CLRT_FLOAT32. */
+ *          to float, double, int or uint (or their vectors) and buf is not
+ *          CLRT_FLOAT32, CLRT_FLOAT64, CLRT_INT32 respectively (checked where
+ *          the driver describes the arguments: see Arguments above). */
 CLRT_API int clrt_kernel_set_buffer(clrt_kernel *kernel, unsigned index, clrt_buffer *buf);
 /** Set argument index to size bytes copied from value (a scalar, vector or
  *  struct passed by value).

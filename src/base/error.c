@@ -180,6 +180,32 @@ static message *message_reset(void)
     return m;
 }
 
+void clrt__error_stash(clrt__stashed_message *s)
+{
+    message *m = message_get();
+    *s = (clrt__stashed_message){NULL, 0, 0};
+    if (!m)
+        return;
+    s->text = m->text;
+    s->len = m->len;
+    s->cap = m->cap;
+    m->text = NULL;
+    m->len = m->cap = 0;
+}
+
+void clrt__error_unstash(clrt__stashed_message *s)
+{
+    message *m = message_get();
+    if (!m) { /* stash made it: only a thread without one gets here, with nothing */
+        free(s->text);
+        return;
+    }
+    free(m->text);
+    m->text = s->text;
+    m->len = s->len;
+    m->cap = s->cap;
+}
+
 const char *clrt_error_message(void)
 {
     message *m = message_get();

@@ -24,6 +24,15 @@ void clrt__error_append(const char *text);
 void clrt__report(const char *func, const char *fmt, ...) CLRT__PRINTF(2, 3);
 /* Empty this thread's message (tests: to see that a failure sets it). */
 void clrt__error_clear(void);
+/* This thread's message, set aside (the thread's message is then empty) and
+ * put back: a log callback (runtime/build_log.h) may call clrt, failing or
+ * not, without changing what the call that built reports. */
+typedef struct clrt__stashed_message {
+    char *text;
+    size_t len, cap;
+} clrt__stashed_message;
+void clrt__error_stash(clrt__stashed_message *s);
+void clrt__error_unstash(clrt__stashed_message *s);
 /* The name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES" (base/cl_names.c). */
 const char *clrt__cl_error_name(cl_int code);
 /* A status for an OpenCL error returned at creation or enqueue time. */

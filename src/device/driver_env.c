@@ -35,6 +35,60 @@ void clrt__pocl_cache_dir(char *out, size_t cap)
         snprintf(out, cap, "/tmp/%s", sub);
 }
 
+/* A file's modification time in seconds since the epoch; -1 when it has none. */
+static double modified(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
+}
+
+/* One bucket of POCL's cache (a folder of program folders): *compiled when a
+ * program.bc in it was written since `since`, *served when a last_accessed
+ * was; spends one of *budget per file looked at. */
+static void probe_bucket(const char *bucket, double since, int *compiled, int *served, size_t *budget)
+{
+    DIR *d = opendir(bucket);
+    if (!d)
+        return;
+    for (struct dirent *e; !*compiled && *budget >= 2 && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        *budget -= 2;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s/program.bc", bucket, e->d_name) < sizeof path &&
+            modified(path) >= since)
+            *compiled = 1;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s/last_accessed", bucket, e->d_name) < sizeof path &&
+            modified(path) >= since)
+            *served = 1;
+    }
+    closedir(d);
+}
+
+clrt__pocl_probe clrt__pocl_cache_probe(const char *dir, double since)
+{
+    DIR *top = opendir(dir);
+    if (!top)
+        return CLRT__POCL_PROBE_UNKNOWN;
+    int compiled = 0, served = 0;
+    size_t budget = 20000; /* files looked at: a few ms; a larger cache is not judged */
+    for (struct dirent *e; !compiled && budget > 0 && (e = readdir(top));) {
+        char path[1024];
+        struct stat st;
+        budget--;
+        if (e->d_name[0] == '.' || (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
+            stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        probe_bucket(path, since, &compiled, &served, &budget);
+    }
+    closedir(top);
+    if (compiled)
+        return CLRT__POCL_PROBE_COMPILED;
+    return served && budget > 0 ? CLRT__POCL_PROBE_SERVED : CLRT__POCL_PROBE_UNKNOWN;
+}
+
 /* The folder of .icd files the loader reads: $OCL_ICD_VENDORS when it names
  * a folder, else /etc/OpenCL/vendors. */
 static const char *icd_dir(void)

@@ -21,6 +21,23 @@ void clrt__pocl_cache_dir(char *out, size_t cap);
  * user, or by clrt__driver_env_prepare for a cache folder it cannot write). */
 int clrt__pocl_cache_off(void);
 
+/* What POCL's cache folder says about a build that ran from wall-clock time
+ * `since` (seconds since the epoch, a little early for the file system's
+ * coarser clock) to now. POCL 3.1 writes <bucket>/<program>/program.bc when it
+ * compiles a program and touches <bucket>/<program>/last_accessed when its
+ * cache serves one. COMPILED: a program.bc was written since (this build's,
+ * or, rarely, another build's at the same time: said of a build served from
+ * the cache, never the other way round); SERVED: none was, and a
+ * last_accessed was touched; UNKNOWN: neither (another POCL's layout, or a
+ * file system whose times are whole seconds), or a folder too large to look
+ * through. */
+typedef enum clrt__pocl_probe {
+    CLRT__POCL_PROBE_UNKNOWN,
+    CLRT__POCL_PROBE_COMPILED,
+    CLRT__POCL_PROBE_SERVED
+} clrt__pocl_probe;
+clrt__pocl_probe clrt__pocl_cache_probe(const char *dir, double since);
+
 /* Once per process, before the first clGetPlatformIDs: when POCL is
  * registered with the loader and its cache folder cannot be made or written,
  * set POCL_CACHE_DIR to a new private folder under $TMPDIR (or /tmp) and say

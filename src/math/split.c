@@ -2,9 +2,43 @@
  * proportion to its speed. Host arithmetic only: the devices' own work is
  * the ordinary calls on their own contexts. */
 #include <math.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "runtime/handles.h"
+
+/* A boundary blocks * share (share in [0, 1]) rounded to the nearest block,
+ * as a size_t within [0, blocks]: the double may round above blocks (or to
+ * 2^64, which no size_t holds) when blocks is near SIZE_MAX. */
+static size_t boundary(size_t blocks, double share)
+{
+    const double x = floor((double)blocks * share + 0.5);
+    if (!(x > 0))
+        return 0;
+    if (x >= 0x1p64)
+        return blocks;
+    const size_t b = (size_t)x;
+    return b < blocks ? b : blocks;
+}
+
+/* The weights checked, and their sum once each is divided by the largest
+ * (so that weights near DBL_MAX cannot sum to infinity): *largest and *sum. */
+static int check_weights(const double *weights, size_t parts, double *largest, double *sum, const char *func)
+{
+    *largest = 0;
+    for (size_t i = 0; i < parts; i++) {
+        if (!isfinite(weights[i]) || weights[i] < 0)
+            return clrt__fail(CLRT_EINVAL, func, "weights[%zu] is %g (must be finite and >= 0)", i, weights[i]);
+        if (weights[i] > *largest)
+            *largest = weights[i];
+    }
+    if (!(*largest > 0))
+        return clrt__fail(CLRT_EINVAL, func, "the weights sum to 0 (at least one must be > 0)");
+    *sum = 0;
+    for (size_t i = 0; i < parts; i++)
+        *sum += weights[i] / *largest; /* each in [0, 1]: the sum is at most parts */
+    return CLRT_OK;
+}
 
 int clrt_split_rows(size_t *counts, size_t parts, size_t rows, const double *weights, size_t align)
 {
@@ -13,42 +47,36 @@ int clrt_split_rows(size_t *counts, size_t parts, size_t rows, const double *wei
         return clrt__fail(CLRT_EINVAL, func, "%s is NULL", counts ? "weights" : "counts");
     if (parts == 0 || align == 0)
         return clrt__fail(CLRT_EINVAL, func, "%s is 0", parts == 0 ? "parts" : "align");
-    double total = 0;
-    for (size_t i = 0; i < parts; i++) {
-        if (!isfinite(weights[i]) || weights[i] < 0)
-            return clrt__fail(CLRT_EINVAL, func, "weights[%zu] is %g (must be finite and >= 0)", i, weights[i]);
-        total += weights[i];
-    }
-    if (!(total > 0) || !isfinite(total))
-        return clrt__fail(CLRT_EINVAL, func, "the weights sum to %g (at least one must be > 0)", total);
-    /* Whole blocks of align rows, each part's share rounded down, then the
-     * blocks left over to the parts that lost most to the rounding (largest
-     * remainder); the rows short of a whole block go to the last part that
-     * has any. */
+    double largest = 0, sum = 0;
+    int status = check_weights(weights, parts, &largest, &sum, func);
+    if (status != CLRT_OK)
+        return status;
+    /* Whole blocks of align rows: part i gets the blocks between the rounded
+     * boundaries blocks * (weights before i) / sum and blocks * (weights up to
+     * i) / sum. Each part so gets its share rounded down or up (to the
+     * precision of doubles, which near SIZE_MAX blocks is a few thousand), the
+     * counts sum to blocks exactly (the last weighted part's boundary is
+     * blocks itself), a weight of 0 gets none, and it takes one pass whatever
+     * the sizes, with no conversion that can overflow (boundary()). The rows
+     * short of a whole block go to the last part that has any. */
     const size_t blocks = rows / align;
-    size_t given = 0;
+    size_t last_weighted = 0; /* the last part with a weight: its boundary is blocks */
+    for (size_t i = 0; i < parts; i++)
+        if (weights[i] > 0)
+            last_weighted = i;
+    double before = 0;
+    size_t at = 0;
     for (size_t i = 0; i < parts; i++) {
-        counts[i] = (size_t)floor((double)blocks * (weights[i] / total));
-        if (counts[i] > blocks - given)
-            counts[i] = blocks - given;
-        given += counts[i];
-    }
-    while (given < blocks) {
-        size_t best = 0;
-        double best_loss = -1;
-        for (size_t i = 0; i < parts; i++) {
-            const double loss = (double)blocks * (weights[i] / total) - (double)counts[i];
-            if (weights[i] > 0 && loss > best_loss) {
-                best = i;
-                best_loss = loss;
-            }
-        }
-        counts[best]++;
-        given++;
+        before += weights[i] / largest;
+        size_t next = i >= last_weighted ? blocks : boundary(blocks, before / sum);
+        if (next < at) /* a larger sum never rounds lower; kept so that no count can wrap */
+            next = at;
+        counts[i] = next - at;
+        at = next;
     }
     size_t last = parts;
     for (size_t i = 0; i < parts; i++) {
-        counts[i] *= align;
+        counts[i] *= align; /* at most blocks * align <= rows */
         if (counts[i] > 0)
             last = i;
     }

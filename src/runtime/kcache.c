@@ -280,12 +280,14 @@ int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, cons
         *out = b;
         return CLRT_OK;
     }
+    clrt__log_hold(); /* the build's report waits for the lock to go (runtime/build_log.h) */
     clrt_mutex_lock(&kc->lock);
     int status = CLRT_OK;
     b = find(kc, kernel, dtype, variant, atomic_load(&s->gen));
     if (!b)
         status = build_locked(ctx, kernel, dtype, variant, func, &b);
     clrt_mutex_unlock(&kc->lock);
+    clrt__log_release();
     if (status == CLRT_OK)
         *out = b;
     return status;

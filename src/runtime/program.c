@@ -120,11 +120,13 @@ static int build(clrt_context *ctx, const char *source, const char *options, con
 int clrt__program_get(clrt_context *ctx, const char *source, int static_source, const char *options,
                       const clrt__build_what *what, const char *func, cl_program *out)
 {
+    clrt__log_hold();
     clrt_mutex_lock(&ctx->lock);
     for (struct clrt__program_entry *e = ctx->programs; e; e = e->next) {
         if ((e->source == source || strcmp(e->source, source) == 0) && strcmp(e->options, options) == 0) {
             *out = e->program;
             clrt_mutex_unlock(&ctx->lock);
+            clrt__log_release();
             return CLRT_OK;
         }
     }
@@ -146,12 +148,14 @@ int clrt__program_get(clrt_context *ctx, const char *source, int static_source, 
         }
         free(e);
         clrt_mutex_unlock(&ctx->lock);
+        clrt__log_release();
         return status;
     }
     e->next = ctx->programs;
     ctx->programs = e;
     *out = e->program;
     clrt_mutex_unlock(&ctx->lock);
+    clrt__log_release();
     return CLRT_OK;
 }
 

@@ -8,6 +8,7 @@
 #include "base/debug.h"
 #include "base/error.h"
 #include "kernels/table.h"
+#include "runtime/build_log.h"
 
 struct clrt__scratch {
     cl_mem mem[CLRT__SCRATCH_SLOTS];
@@ -15,9 +16,19 @@ struct clrt__scratch {
     clrt_buffer window[CLRT__SCRATCH_SLOTS]; /* the shape a call asked for, over mem */
 };
 
-void clrt__scratch_begin(clrt_queue *q) { clrt_mutex_lock(&q->scratch_lock); }
+/* Builds run under it (a convolution's product): their reports wait for it
+ * to go (runtime/build_log.h). */
+void clrt__scratch_begin(clrt_queue *q)
+{
+    clrt__log_hold();
+    clrt_mutex_lock(&q->scratch_lock);
+}
 
-void clrt__scratch_end(clrt_queue *q) { clrt_mutex_unlock(&q->scratch_lock); }
+void clrt__scratch_end(clrt_queue *q)
+{
+    clrt_mutex_unlock(&q->scratch_lock);
+    clrt__log_release();
+}
 
 static void release(struct clrt__scratch *s, int slot)
 {

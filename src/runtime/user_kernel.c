@@ -20,7 +20,7 @@ struct clrt_kernel_arg {
     /* what the driver says about the argument (fixed after creation) */
     cl_kernel_arg_address_qualifier addr; /* 0 when unknown */
     size_t type_size;                     /* of a built-in scalar or vector type; 0 unknown */
-    size_t pointee_fp;                    /* pointer to float (4) or double (8) types; 0 other */
+    int pointee_dtype;                    /* the clrt_dtype a pointer's elements are; 0 unchecked */
     char type[48], name[48];              /* for messages; "" unknown */
     /* what the caller set (under the kernel's lock) */
     int kind;
@@ -145,15 +145,19 @@ void clrt_program_destroy(clrt_program *p)
 /* ---- kernels: creation and what the driver says about them */
 
 /* The size of an OpenCL C built-in scalar or vector type ("float4": 16), with
- * *fp set to 4 or 8 for the float or double families; 0 when not built-in. */
-static size_t builtin_size(const char *t, size_t len, size_t *fp)
+ * *dtype set to the clrt_dtype whose elements it is made of: CLRT_FLOAT32 for
+ * the float family, CLRT_FLOAT64 for double, CLRT_INT32 for int and uint (one
+ * dtype holds both); 0 for the others (char .. long, half: no clrt dtype, so
+ * a kernel reading a buffer's bytes that way is not judged). 0 when not
+ * built-in. */
+static size_t builtin_size(const char *t, size_t len, int *dtype)
 {
     static const struct {
         const char *name;
         size_t size;
     } base[] = {{"char", 1},  {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},    {"uint", 4},
                 {"long", 8},  {"ulong", 8}, {"half", 2},  {"float", 4},  {"double", 8}};
-    *fp = 0;
+    *dtype = 0;
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
         size_t n = strlen(base[i].name);
         if (len < n || memcmp(t, base[i].name, n) != 0)
@@ -172,8 +176,12 @@ static size_t builtin_size(const char *t, size_t len, size_t *fp)
             if (width == 3)
                 width = 4; /* a 3-vector is stored as a 4-vector */
         }
-        if (strcmp(base[i].name, "float") == 0 || strcmp(base[i].name, "double") == 0)
-            *fp = base[i].size;
+        if (strcmp(base[i].name, "float") == 0)
+            *dtype = CLRT_FLOAT32;
+        else if (strcmp(base[i].name, "double") == 0)
+            *dtype = CLRT_FLOAT64;
+        else if (strcmp(base[i].name, "int") == 0 || strcmp(base[i].name, "uint") == 0)
+            *dtype = CLRT_INT32;
         return base[i].size * width;
     }
     return 0;
@@ -209,12 +217,13 @@ static int describe_arg(cl_kernel kernel, unsigned index, struct clrt_kernel_arg
     /* "float *" and "float*" alike; a type name longer than the buffer is
      * not a built-in type, so cutting it loses no check */
     arg_info_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, a->type, sizeof a->type);
-    size_t len = strlen(a->type), fp;
+    size_t len = strlen(a->type);
+    int dtype;
     if (len > 0 && a->type[len - 1] == '*') {
-        builtin_size(a->type, len - 1, &fp);
-        a->pointee_fp = fp;
+        builtin_size(a->type, len - 1, &dtype);
+        a->pointee_dtype = dtype;
     } else if (a->addr == CL_KERNEL_ARG_ADDRESS_PRIVATE) {
-        a->type_size = builtin_size(a->type, len, &fp);
+        a->type_size = builtin_size(a->type, len, &dtype);
     }
     return 1;
 }
@@ -514,6 +523,12 @@ static int commit_arg(clrt_kernel *k, unsigned index, int kind, size_t size, con
                          arg_label(k, index, label, sizeof label), k->name);
 }
 
+/* The element types a pointer of that dtype's family points to. */
+static const char *pointee_words(int dtype)
+{
+    return dtype == CLRT_FLOAT32 ? "float" : dtype == CLRT_FLOAT64 ? "double" : "int or uint";
+}
+
 int clrt_kernel_set_buffer(clrt_kernel *k, unsigned index, clrt_buffer *buf)
 {
     static const char func[] = "clrt_kernel_set_buffer";
@@ -531,11 +546,12 @@ int clrt_kernel_set_buffer(clrt_kernel *k, unsigned index, clrt_buffer *buf)
                           "%s of kernel '%s' is %s, not a __global or __constant pointer: use %s",
                           arg_label(k, index, label, sizeof label), k->name, qualifier_name(a->addr),
                           setter_for(a->addr));
-    size_t elem = clrt__dtype_size((int)buf->dtype);
-    if (a->pointee_fp && a->pointee_fp != elem)
-        return clrt__fail(CLRT_ESHAPE, func, "%s of kernel '%s' points to %s, but the buffer is %s",
-                          arg_label(k, index, label, sizeof label), k->name,
-                          a->pointee_fp == 4 ? "float" : "double", elem == 4 ? "CLRT_FLOAT32" : "CLRT_FLOAT64");
+    /* the dtype, not the element size: int32 elements read as float are
+     * wrong numbers of the right size */
+    if (a->pointee_dtype && a->pointee_dtype != (int)buf->dtype)
+        return clrt__fail(CLRT_ESHAPE, func, "%s of kernel '%s' points to %s elements (a %s buffer), but the buffer is %s",
+                          arg_label(k, index, label, sizeof label), k->name, pointee_words(a->pointee_dtype),
+                          clrt__dtype_word(a->pointee_dtype), clrt__dtype_word((int)buf->dtype));
     return commit_arg(k, index, ARG_BUFFER, sizeof(cl_mem), &buf->cl, buf->cl, 0, func);
 }
 
@@ -585,6 +601,25 @@ int clrt_kernel_set_local(clrt_kernel *k, unsigned index, size_t bytes)
 
 /* ---- launch */
 
+/* The launch's work-items, the product of its global sizes, must be a
+ * size_t: a kernel's get_global_id and a driver's count of the items would
+ * otherwise wrap (a driver given more than it can count runs some number of
+ * items, or none, or never ends). */
+static int work_items_fit(const size_t *glob, unsigned dims, const char *func)
+{
+    size_t total = glob[0];
+    for (unsigned i = 1; i < dims; i++) {
+        if (glob[i] > SIZE_MAX / total) {
+            if (dims == 2)
+                return clrt__fail(CLRT_EINVAL, func, "%zu x %zu work-items overflow size_t", glob[0], glob[1]);
+            return clrt__fail(CLRT_EINVAL, func, "%zu x %zu x %zu work-items overflow size_t", glob[0], glob[1],
+                              glob[2]);
+        }
+        total *= glob[i];
+    }
+    return CLRT_OK;
+}
+
 /* The work-group to launch with into loc (1 when the driver chooses, with
  * *have_local 0), and the global size into glob, rounded when asked. */
 static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims, const size_t *global,
@@ -632,7 +667,7 @@ static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims
     for (unsigned i = 0; i < dims; i++)
         glob[i] = global[i];
     if (!*have_local)
-        return CLRT_OK;
+        return work_items_fit(glob, dims, func);
 
     size_t total = 1;
     for (unsigned i = 0; i < dims; i++) {
@@ -659,7 +694,7 @@ static int geometry(const clrt_kernel *k, const clrt_context *ctx, unsigned dims
                               i, global[i], loc[i]);
         glob[i] = global[i] + (loc[i] - rem);
     }
-    return CLRT_OK;
+    return work_items_fit(glob, dims, func);
 }
 
 static int launch(clrt_queue *q, clrt_kernel *k, unsigned dims, const size_t *global, const size_t *local,

@@ -16,6 +16,7 @@
  * timing size, an odd size next to it and (unless quick) twice it. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,25 @@ static void conclude(tuner *t, const finalist *fin, size_t nfin)
              clrt__dtype_word(t->dtype), r->best_rate, r->unit, t->final_sizes[0], r->default_rate);
 }
 
+/* Whether the timing sizes made from size (below: it, an odd size next to it,
+ * twice it) and their operands' bytes are size_t: a size near SIZE_MAX
+ * wrapped them to a small allocation that the host fill then overran. */
+static int size_fits(int id, size_t size, size_t elem)
+{
+    if (size > SIZE_MAX / 2 - 8)
+        return 0;
+    const size_t sizes[] = {size, size + 7, 2 * size};
+    for (int i = 0; i < 3; i++) {
+        const clrt__shape sh = clrt__work_shape(id, sizes[i]);
+        const size_t k = sh.k ? sh.k : 1;
+        size_t bytes;
+        if (clrt__matrix_bytes(sh.m, sh.n, elem, &bytes) != 0 || clrt__matrix_bytes(sh.m, k, elem, &bytes) != 0 ||
+            clrt__matrix_bytes(k, sh.n, elem, &bytes) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 void clrt_tune_options_init(clrt_tune_options *o)
 {
     if (!o)
@@ -497,6 +517,9 @@ int clrt_tune_run(clrt_context *ctx, const char *kernel, clrt_dtype dtype, const
                             kernel);
     if (status == CLRT_OK && o && (o->version < 1 || o->version > CLRT_TUNE_OPTIONS_VERSION))
         status = clrt__fail(CLRT_EINVAL, func, "options of version %u (use clrt_tune_options_init)", o->version);
+    if (status == CLRT_OK && o && o->size && !size_fits(t.id, o->size, clrt__dtype_size((int)dtype)))
+        status = clrt__fail(CLRT_EINVAL, func, "o->size %zu is too large: the operands at twice that size overflow size_t",
+                            o->size);
     if (status == CLRT_OK)
         status = clrt__check_usable(ctx, func);
     if (status != CLRT_OK)

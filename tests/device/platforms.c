@@ -2,7 +2,9 @@
  * platform: a platform without devices (rusticl with RUSTICL_ENABLE unset,
  * Clover without a GPU) is skipped, not an error, yet still counts in "P:D".
  * ctest runs this with such a platform alone, and next to POCL
- * ($CLRT_TEST_EXPECT_EMPTY_PLATFORM says one must be there). */
+ * ($CLRT_TEST_EXPECT_EMPTY_PLATFORM says one must be there); and with
+ * rusticl's llvmpipe enabled next to POCL ($CLRT_TEST_EXPECT_LLVMPIPE), where
+ * "cpu" must take POCL although llvmpipe lists more compute units. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +104,33 @@ static void a_device_still_opens(void **state)
     clrt_context_destroy(ctx);
 }
 
+/* Both CPUs of this machine: POCL's and rusticl's llvmpipe (a CPU of 8 compute
+ * units to POCL's 2 here, and 60-100x slower at a product): "cpu" and the
+ * default take POCL, "llvmpipe" takes llvmpipe, marked a checking device. */
+static void cpu_takes_the_native_driver(void **state)
+{
+    (void)state;
+    if (!getenv("CLRT_TEST_EXPECT_LLVMPIPE"))
+        return;
+    clrt_device_info info;
+    TU_OK(clrt_device_select("llvmpipe", &info));
+    assert_int_equal(info.type, CLRT_DEVICE_CPU);
+    assert_true(clrt_device_is_emulator(&info));
+    const char *sels[] = {"cpu", NULL};
+    for (int i = 0; i < 2; i++) {
+        TU_OK(clrt_device_select(sels[i], &info));
+        assert_non_null(strstr(info.platform, "Portable Computing Language"));
+        assert_false(clrt_device_is_emulator(&info));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(list_matches_the_loader, tu_teardown_no_live),
         cmocka_unit_test_teardown(empty_platforms_match_nothing, tu_teardown_no_live),
         cmocka_unit_test_teardown(a_device_still_opens, tu_teardown_no_live),
+        cmocka_unit_test_teardown(cpu_takes_the_native_driver, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -175,6 +175,40 @@ static void emulators_detected(void **state)
     assert_true(clrt__device_rank(&machine[0]) > clrt__device_rank(&machine[1]));
 }
 
+/* The CPUs of this project's own machine as the drivers list them: rusticl's
+ * llvmpipe says CPU with 8 compute units, POCL 2 (clinfo); Oclgrind last, a
+ * CPU too here. "cpu" and the default take POCL, whatever llvmpipe's
+ * throughput; llvmpipe is taken when asked for, or when it is the only CPU,
+ * and is marked a checking device in its public info. */
+static void cpu_type_prefers_native_driver(void **state)
+{
+    (void)state;
+    clrt__device_entry cpus[3];
+    cpus[0] = dev(0, 0, 0, CLRT_DEVICE_CPU, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+                  "Portable Computing Language", "GenuineIntel", 2, 2599);
+    cpus[1] = dev(1, 1, 0, CLRT_DEVICE_CPU, "llvmpipe (LLVM 15.0.6, 256 bits)", "rusticl", "Mesa", 8, 2599);
+    cpus[2] = dev(2, 2, 0, CLRT_DEVICE_CPU, "Oclgrind Simulator", "Oclgrind", "University of Bristol", 1, 1);
+    /* listed first or last, the native CPU wins */
+    for (int order = 0; order < 2; order++) {
+        clrt__device_entry list[3] = {cpus[order ? 1 : 0], cpus[order ? 2 : 1], cpus[order ? 0 : 2]};
+        const long native = order ? 2 : 0;
+        clrt_selector sel;
+        clrt__selector_parse("cpu", &sel);
+        assert_int_equal(clrt__selector_pick(&sel, list, 3), native);
+        clrt__selector_parse(NULL, &sel);
+        assert_int_equal(clrt__selector_pick(&sel, list, 3), native);
+    }
+    clrt_selector sel;
+    clrt__selector_parse("cpu", &sel);
+    assert_int_equal(clrt__selector_pick(&sel, cpus + 1, 2), 0); /* llvmpipe above Oclgrind */
+    clrt__selector_parse("llvmpipe", &sel);
+    assert_int_equal(clrt__selector_pick(&sel, cpus, 3), 1);
+    assert_true(clrt_device_is_emulator(&cpus[1].info));
+    assert_true(clrt_device_is_emulator(&cpus[2].info));
+    assert_false(clrt_device_is_emulator(&cpus[0].info));
+    assert_false(clrt_device_is_emulator(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +219,7 @@ int main(void)
         cmocka_unit_test_teardown(index_and_platform_device, tu_teardown_no_live),
         cmocka_unit_test_teardown(substring_matches_name_platform_vendor, tu_teardown_no_live),
         cmocka_unit_test_teardown(emulators_detected, tu_teardown_no_live),
+        cmocka_unit_test_teardown(cpu_type_prefers_native_driver, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

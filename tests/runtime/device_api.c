@@ -211,6 +211,27 @@ static void buffer_shape_and_errors(void **state)
     assert_int_equal(clrt__debug_live(CLRT__LIVE_BUFFER), 0);
 }
 
+/* A tuning size whose operands' bytes (at twice the size, as the tuner
+ * times) are no size_t is refused before anything runs: it wrapped to a small
+ * host allocation that the reference fill then overran. */
+static void tune_size_checked(void **state)
+{
+    tu_fixture *f = *state;
+    clrt_tune_options o;
+    clrt_tune_options_init(&o);
+    clrt_tune_result r;
+    const size_t product[] = {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 2 - 8, (size_t)1 << 33};
+    for (size_t i = 0; i < sizeof product / sizeof product[0]; i++) {
+        o.size = product[i];
+        TU_REFUSED(CLRT_EINVAL, "is too large: the operands at twice that size overflow size_t",
+                   clrt_tune_run(f->ctx, "matmul", CLRT_FLOAT32, &o, &r));
+    }
+    o.size = SIZE_MAX / 4;
+    TU_REFUSED(CLRT_EINVAL, "is too large", clrt_tune_run(f->ctx, "elementwise", CLRT_FLOAT32, &o, &r));
+    o.size = SIZE_MAX / 4;
+    TU_REFUSED(CLRT_EINVAL, "is too large", clrt_tune_run(f->ctx, "transpose", CLRT_FLOAT32, &o, &r));
+}
+
 static void op_errors(void **state)
 {
     tu_fixture *f = *state;
@@ -436,6 +457,7 @@ int main(void)
         TU_FIXTURE_TEST(env_selector),
         TU_FIXTURE_TEST(buffer_shape_and_errors),
         TU_FIXTURE_TEST(op_errors),
+        TU_FIXTURE_TEST(tune_size_checked),
         TU_FIXTURE_TEST(handles_from_another_context),
         TU_FIXTURE_TEST(live_objects_count),
         TU_FIXTURE_TEST(context_outlives_children),

@@ -1,11 +1,15 @@
 /* The build log (clrt_set_log, $CLRT_LOG): every program build is reported
  * once, on the thread that asked for it, with the kernel, dtype, variant,
- * device, seconds, where it came from (compiled, or clrt's program cache) and
- * where it is kept (or why nowhere);
+ * device, seconds, where it came from (compiled, clrt's program cache, or
+ * POCL's) and where it is kept (or why nowhere); a callback may call clrt,
+ * on the context that builds too;
  * NULL stops it; with no callback, $CLRT_LOG on prints each line to stderr. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/capture.h"
 #include "common/temp_files.h"
@@ -84,7 +88,8 @@ static void every_build_reported_once(void **state)
         print_message("%s\n", s.line[i]);
         assert_string_equal(s.device[i], dev.name);
         assert_true(s.seconds[i] >= 0 && s.seconds[i] < 600);
-        assert_int_equal(s.source[i], CLRT_BUILD_COMPILED); /* CLRT_CACHE=0 in the tests */
+        /* CLRT_CACHE=0 in the tests: compiled, or served by POCL's cache */
+        assert_true(s.source[i] == CLRT_BUILD_COMPILED || s.source[i] == CLRT_BUILD_DRIVER_CACHED);
         assert_non_null(strstr(s.line[i], "clrt: built "));
         assert_non_null(strstr(s.line[i], s.kernel[i]));
     }
@@ -191,6 +196,199 @@ static void env_switch_prints(void **state)
     assert_non_null(strstr(text, "clrt: built user for"));
 }
 
+
+/* ---- a callback that calls clrt, on the context that is building. Before
+ * the reports waited for the locks to go, these waited forever: an alarm
+ * turns that into a failure. */
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "device_build_log: a log callback's call into clrt never returned (alarm)\n";
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to say */
+    }
+    _exit(1);
+}
+
+static void watchdog(unsigned seconds)
+{
+    signal(SIGALRM, on_alarm);
+    alarm(seconds);
+}
+
+typedef struct reentry {
+    clrt_context *ctx;
+    clrt_queue *q;
+    clrt_buffer *b, *c;  /* the callback fills b and multiplies it into c */
+    int events, acted;
+    int status[4];
+    char inner_message[256]; /* clrt_error_message() after the callback's refused call */
+    char kernels[MAX_EVENTS][32];
+} reentry;
+
+/* The first report: fill b, multiply b by itself into c (a build of its own,
+ * reported from inside this callback), and a call that fails. */
+static void reenter_builtin(const clrt_build_event *ev, const char *line, void *user)
+{
+    (void)line;
+    reentry *r = user;
+    if (r->events < MAX_EVENTS)
+        snprintf(r->kernels[r->events], sizeof r->kernels[0], "%s", ev->kernel);
+    r->events++;
+    if (r->acted++)
+        return;
+    r->status[0] = clrt_fill(r->q, r->b, 2.0);
+    r->status[1] = clrt_matmul(r->q, r->c, r->b, r->b);
+    clrt_buffer *bad = NULL;
+    r->status[2] = clrt_buffer_create(&bad, r->ctx, (clrt_dtype)99, 1, 1);
+    snprintf(r->inner_message, sizeof r->inner_message, "%s", clrt_error_message());
+}
+
+static void callback_calls_builtin_on_same_context(void **state)
+{
+    (void)state;
+    reentry r = {0};
+    clrt_buffer *a;
+    TU_OK(clrt_context_create(&r.ctx, NULL));
+    TU_OK(clrt_queue_create(&r.q, r.ctx));
+    TU_OK(clrt_buffer_create(&a, r.ctx, CLRT_FLOAT32, 9, 9));
+    TU_OK(clrt_buffer_create(&r.b, r.ctx, CLRT_FLOAT32, 9, 9));
+    TU_OK(clrt_buffer_create(&r.c, r.ctx, CLRT_FLOAT32, 9, 9));
+    /* a failure before: the callback's own failure must not replace it */
+    clrt_buffer *none = NULL;
+    assert_int_equal(clrt_buffer_create(&none, r.ctx, CLRT_FLOAT32, 0, 3), CLRT_EINVAL);
+    char before[256];
+    snprintf(before, sizeof before, "%s", clrt_error_message());
+    watchdog(600);
+    clrt_set_log(reenter_builtin, &r);
+    const int st = clrt_fill(r.q, a, 0.5); /* builds the fill; the callback runs inside */
+    clrt_set_log(NULL, NULL);
+    alarm(0);
+    TU_OK(st);
+    assert_int_equal(r.status[0], CLRT_OK);
+    assert_int_equal(r.status[1], CLRT_OK);
+    assert_int_equal(r.status[2], CLRT_EINVAL);
+    assert_non_null(strstr(r.inner_message, "unknown dtype 99"));
+    assert_string_equal(clrt_error_message(), before);
+    /* the product's build was reported too, from inside the first report */
+    int matmul = 0;
+    for (int i = 0; i < r.events && i < MAX_EVENTS; i++)
+        matmul += strcmp(r.kernels[i], "matmul") == 0;
+    assert_true(r.events >= 2 && matmul >= 1);
+    float ha[81], hc[81];
+    TU_OK(clrt_buffer_read(r.q, a, ha, 81));
+    TU_OK(clrt_buffer_read(r.q, r.c, hc, 81));
+    for (int i = 0; i < 81; i++) {
+        assert_true(ha[i] == 0.5f);
+        assert_true(hc[i] == 36.0f); /* 9 products of 2 x 2, exact */
+    }
+    clrt_buffer *bufs[] = {a, r.b, r.c};
+    tu_destroy_buffers(bufs, 3);
+    clrt_queue_destroy(r.q);
+    clrt_context_destroy(r.ctx);
+}
+
+/* The first report of a user program's build: another program on the same
+ * context (built from inside this callback), run. */
+static void reenter_program(const clrt_build_event *ev, const char *line, void *user)
+{
+    (void)line;
+    (void)ev;
+    reentry *r = user;
+    r->events++;
+    if (r->acted++)
+        return;
+    clrt_program *p = NULL;
+    clrt_kernel *k = NULL;
+    r->status[0] = clrt_program_create(&p, r->ctx, "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }",
+                                       "");
+    if (r->status[0] == CLRT_OK)
+        r->status[1] = clrt_kernel_create(&k, p, "twice");
+    if (k) {
+        const size_t n = 81;
+        r->status[2] = clrt_kernel_set_buffer(k, 0, r->b);
+        r->status[3] = clrt_kernel_launch(r->q, k, 1, &n, NULL);
+    }
+    clrt_kernel_destroy(k);
+    clrt_program_destroy(p);
+}
+
+static void callback_creates_program_on_same_context(void **state)
+{
+    (void)state;
+    reentry r = {0};
+    TU_OK(clrt_context_create(&r.ctx, NULL));
+    TU_OK(clrt_queue_create(&r.q, r.ctx));
+    TU_OK(clrt_buffer_create(&r.b, r.ctx, CLRT_FLOAT32, 9, 9));
+    float h[81];
+    for (int i = 0; i < 81; i++)
+        h[i] = (float)i;
+    TU_OK(clrt_buffer_write(r.q, r.b, h, 81));
+    watchdog(600);
+    clrt_set_log(reenter_program, &r);
+    clrt_program *p = NULL;
+    const int st = clrt_program_create(&p, r.ctx, "__kernel void k(__global float *x) { x[0] = 1; }", "");
+    clrt_set_log(NULL, NULL);
+    alarm(0);
+    TU_OK(st);
+    clrt_program_destroy(p);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(r.status[i], CLRT_OK);
+    assert_int_equal(r.events, 2); /* the outer program's build, then the inner one's */
+    float got[81];
+    TU_OK(clrt_buffer_read(r.q, r.b, got, 81));
+    for (int i = 0; i < 81; i++)
+        assert_true(got[i] == 2.0f * (float)i);
+    clrt_buffer_destroy(r.b);
+    clrt_queue_destroy(r.q);
+    clrt_context_destroy(r.ctx);
+}
+
+/* Where a build came from, in the event and in words. A program no cache has
+ * seen (its code is new to this run) is compiled; a second context's build
+ * of it is served by POCL's cache when POCL keeps one, and the line says so;
+ * on another driver clrt cannot tell, and the line says that. */
+static void driver_cache_told_apart(void **state)
+{
+    (void)state;
+    clrt_device_info dev;
+    TU_OK(clrt_device_select(NULL, &dev));
+    const int pocl = strstr(dev.platform, "Portable Computing Language") != NULL;
+    const char *off = getenv("POCL_KERNEL_CACHE");
+    const int pocl_cached = pocl && !(off && strcmp(off, "0") == 0);
+    char src[256];
+    /* in the code: POCL keys its cache on the preprocessed text, without comments */
+    snprintf(src, sizeof src, "__kernel void k(__global long *x) { x[0] = %lldL; }",
+             (long long)time(NULL) * 4194304 + (long long)getpid());
+    seen s = {0};
+    clrt_set_log(record, &s);
+    for (int round = 0; round < 2; round++) {
+        clrt_context *ctx;
+        clrt_program *p;
+        TU_OK(clrt_context_create(&ctx, NULL));
+        TU_OK(clrt_program_create(&p, ctx, src, ""));
+        clrt_program_destroy(p);
+        clrt_context_destroy(ctx);
+        nanosleep(&(struct timespec){0, 200000000}, NULL); /* file times apart from the next build's */
+    }
+    clrt_set_log(NULL, NULL);
+    assert_int_equal(s.n, 2);
+    for (int i = 0; i < 2; i++)
+        print_message("%s\n", s.line[i]);
+    if (pocl) {
+        assert_int_equal(s.source[0], CLRT_BUILD_COMPILED);
+        assert_non_null(strstr(s.line[0], "(built from source)"));
+        assert_int_equal(s.source[1], pocl_cached ? CLRT_BUILD_DRIVER_CACHED : CLRT_BUILD_COMPILED);
+        assert_non_null(strstr(s.line[1], pocl_cached ? "(from POCL's cache)" : "(built from source)"));
+    } else {
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(s.source[i], CLRT_BUILD_COMPILED);
+            assert_non_null(strstr(s.line[i], "(compiled by the driver; its own cache may have served it)"));
+        }
+    }
+}
+
 int main(void)
 {
     tu_require_device();
@@ -199,6 +397,9 @@ int main(void)
         cmocka_unit_test_teardown(cached_builds_say_so, tu_teardown_no_live),
         cmocka_unit_test_teardown(env_switch_prints, tu_teardown_no_live),
         cmocka_unit_test_teardown(where_builds_are_kept, tu_teardown_no_live),
+        cmocka_unit_test_teardown(callback_calls_builtin_on_same_context, tu_teardown_no_live),
+        cmocka_unit_test_teardown(callback_creates_program_on_same_context, tu_teardown_no_live),
+        cmocka_unit_test_teardown(driver_cache_told_apart, tu_teardown_no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,11 +2,15 @@
  * split of one product across contexts (clrt_event.h): every result against
  * the host reference, every documented refusal, failures injected through
  * the event seams, from several threads, and nothing leaked. */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/test_util.h"
 
@@ -656,6 +660,107 @@ static void split_rows_arithmetic(void **state)
     TU_REFUSED(CLRT_EINVAL, "sum to 0", clrt_split_rows(counts, 2, 10, (const double[]){0, 0}, 1));
 }
 
+static void split_hung(int sig)
+{
+    (void)sig;
+    static const char msg[] = "device_events: clrt_split_rows never returned (alarm)\n";
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to say */
+    }
+    _exit(1);
+}
+
+/* counts[0..parts) sum to rows exactly (without wrapping), every part but the
+ * last non-empty one is a multiple of align, each part's blocks are its share
+ * blocks * w / sum(w) rounded down or up (to the doubles' precision), and a
+ * weight of 0 gets none. */
+static void assert_split(const size_t *counts, size_t parts, size_t rows, const double *w, size_t align)
+{
+    double total = 0, largest = 0;
+    size_t last = parts, sum = 0;
+    for (size_t i = 0; i < parts; i++) {
+        largest = w[i] > largest ? w[i] : largest;
+        if (counts[i] > 0)
+            last = i;
+    }
+    for (size_t i = 0; i < parts; i++)
+        total += w[i] / largest;
+    const size_t blocks = rows / align;
+    for (size_t i = 0; i < parts; i++) {
+        assert_true(counts[i] <= rows - sum); /* no wrap */
+        sum += counts[i];
+        const size_t own = i == last ? counts[i] - rows % align : counts[i];
+        if (i != last)
+            assert_int_equal(counts[i] % align, 0);
+        if (blocks == 0)
+            continue;
+        const double share = (double)blocks * (w[i] / largest / total), got = (double)(own / align);
+        /* the boundaries are sums of up to parts doubles: that many roundings of blocks */
+        if (!(fabs(got - share) <= 1.0 + 2.0 * (double)parts * DBL_EPSILON * (double)blocks))
+            fail_msg("part %zu of %zu: %zu blocks for a share of %.17g", i, parts, own / align, share);
+        if (w[i] == 0)
+            assert_int_equal(counts[i], 0);
+    }
+    assert_true(sum == rows);
+}
+
+/* Sizes and weights at their limits: SIZE_MAX rows (the share of a part once
+ * overflowed its conversion to size_t and the loop after it ran 2^64 times:
+ * an alarm turns that into a failure), weights near DBL_MAX (their sum is
+ * not finite: once refused), denormal ones, many parts, and the refusals. */
+static void split_rows_extremes(void **state)
+{
+    (void)state;
+    signal(SIGALRM, split_hung);
+    alarm(60);
+    size_t counts[8];
+    TU_OK(clrt_split_rows(counts, 1, SIZE_MAX, (const double[]){1}, 1));
+    assert_true(counts[0] == SIZE_MAX);
+    static const struct {
+        size_t parts, rows, align;
+        double w[4];
+    } cases[] = {
+        {2, SIZE_MAX, 1, {1, 1}},
+        {2, SIZE_MAX, 8, {1, 3}},
+        {3, SIZE_MAX - 5, 1000, {0, 7, 2}},
+        {4, SIZE_MAX, 1, {1e-300, 1, 1e300, 0}},
+        {2, 1000, 1, {DBL_MAX, DBL_MAX}},
+        {3, 999, 3, {DBL_MAX, DBL_MAX / 3, 0}},
+        {3, 1001, 1, {1e308, 4.9e-324, 1e308}},
+        {2, SIZE_MAX, SIZE_MAX, {1, 1}},
+        {2, 12345, 1, {4.9e-324, 4.9e-324}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        TU_OK(clrt_split_rows(counts, cases[c].parts, cases[c].rows, cases[c].w, cases[c].align));
+        assert_split(counts, cases[c].parts, cases[c].rows, cases[c].w, cases[c].align);
+    }
+    TU_OK(clrt_split_rows(counts, 2, 1000, (const double[]){DBL_MAX, DBL_MAX}, 1));
+    assert_true(counts[0] == 500 && counts[1] == 500);
+    /* many parts, random weights, against the shares */
+    enum { MANY = 10007 };
+    size_t *many = malloc(MANY * sizeof *many);
+    double *w = malloc(MANY * sizeof *w);
+    assert_true(many && w);
+    srand(7);
+    for (size_t i = 0; i < MANY; i++)
+        w[i] = i % 5 == 0 ? 0 : (double)rand() / RAND_MAX * 1e6;
+    const size_t sizes[] = {MANY - 1, 3 * MANY + 17, (size_t)1 << 40, SIZE_MAX};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        TU_OK(clrt_split_rows(many, MANY, sizes[k], w, 4));
+        assert_split(many, MANY, sizes[k], w, 4);
+    }
+    free(many);
+    free(w);
+    alarm(0);
+    TU_REFUSED(CLRT_EINVAL, "weights[0] is inf", clrt_split_rows(counts, 1, 10, (const double[]){INFINITY}, 1));
+    TU_REFUSED(CLRT_EINVAL, "weights[1] is -inf",
+               clrt_split_rows(counts, 2, 10, (const double[]){1, -INFINITY}, 1));
+    TU_REFUSED(CLRT_EINVAL, "weights[2] is nan", clrt_split_rows(counts, 3, 10, (const double[]){1, 1, NAN}, 1));
+    TU_REFUSED(CLRT_EINVAL, "weights[0] is -0.5", clrt_split_rows(counts, 2, 10, (const double[]){-0.5, 1}, 1));
+    TU_REFUSED(CLRT_EINVAL, "parts is 0", clrt_split_rows(counts, 0, SIZE_MAX, (const double[]){1}, 1));
+    TU_REFUSED(CLRT_EINVAL, "sum to 0", clrt_split_rows(counts, 3, SIZE_MAX, (const double[]){0, 0, 0}, 1));
+}
+
 /* C = A B with A's and C's rows split over two contexts (both on the device
  * under test here; two devices on a machine that has them), B on each: all
  * parts enqueued before any is waited for, then checked against the host. */
@@ -718,6 +823,7 @@ int main(void)
         cmocka_unit_test_teardown(fault_sweep, no_live),
         cmocka_unit_test_teardown(threads, no_live),
         cmocka_unit_test_teardown(split_rows_arithmetic, no_live),
+        cmocka_unit_test_teardown(split_rows_extremes, no_live),
         cmocka_unit_test_teardown(split_product, no_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

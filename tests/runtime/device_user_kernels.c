@@ -672,6 +672,74 @@ static void argument_errors(void **state)
     clrt_kernel_destroy(bs);
 }
 
+/* A buffer argument's element type against the buffer's dtype, by the type
+ * name the driver gives: float (and its vectors) takes float32, double
+ * float64, int and uint int32; a mismatch is CLRT_ESHAPE (an int32 buffer
+ * read as float was accepted when only the element sizes were compared);
+ * types no dtype names (uchar) are not judged. A matching int32 kernel runs. */
+static const char dtype_source[] =
+    "__kernel void on_float(__global float *x) { x[get_global_id(0)] += 1.0f; }\n"
+    "__kernel void on_float4(__global float4 *x) { x[get_global_id(0)] += 1.0f; }\n"
+    "__kernel void on_int(__global const int *x, __global int *y) { y[get_global_id(0)] = 3 * x[get_global_id(0)]; }\n"
+    "__kernel void on_uint2(__constant uint2 *x) { }\n"
+    "__kernel void on_bytes(__global uchar *x) { }\n";
+
+static void buffer_dtypes(void **state)
+{
+    fixture *f = *state;
+    clrt_program *p;
+    TU_OK(clrt_program_create(&p, f->tu->ctx, dtype_source, NULL));
+    clrt_kernel *kf, *kf4, *ki, *ku, *kb;
+    TU_OK(clrt_kernel_create(&kf, p, "on_float"));
+    TU_OK(clrt_kernel_create(&kf4, p, "on_float4"));
+    TU_OK(clrt_kernel_create(&ki, p, "on_int"));
+    TU_OK(clrt_kernel_create(&ku, p, "on_uint2"));
+    TU_OK(clrt_kernel_create(&kb, p, "on_bytes"));
+    clrt_program_destroy(p);
+    if (describes_args(f))
+        assert_true(kf->arg_info && ki->arg_info && ku->arg_info);
+    clrt_buffer *f32, *i32, *i32out, *f64 = NULL;
+    TU_OK(clrt_buffer_create(&f32, f->tu->ctx, CLRT_FLOAT32, 1, 8));
+    TU_OK(clrt_buffer_create(&i32, f->tu->ctx, CLRT_INT32, 1, 8));
+    TU_OK(clrt_buffer_create(&i32out, f->tu->ctx, CLRT_INT32, 1, 8));
+    if (f->tu->dev.has_fp64)
+        TU_OK(clrt_buffer_create(&f64, f->tu->ctx, CLRT_FLOAT64, 1, 8));
+    if (kf->arg_info) {
+        TU_REFUSED(CLRT_ESHAPE, "points to float elements (a float32 buffer), but the buffer is int32",
+                   clrt_kernel_set_buffer(kf, 0, i32));
+        TU_REFUSED(CLRT_ESHAPE, "but the buffer is int32", clrt_kernel_set_buffer(kf4, 0, i32));
+        TU_REFUSED(CLRT_ESHAPE, "points to int or uint elements (a int32 buffer), but the buffer is float32",
+                   clrt_kernel_set_buffer(ki, 0, f32));
+        TU_REFUSED(CLRT_ESHAPE, "but the buffer is float32", clrt_kernel_set_buffer(ku, 0, f32));
+        if (f64) {
+            TU_REFUSED(CLRT_ESHAPE, "but the buffer is float64", clrt_kernel_set_buffer(kf, 0, f64));
+            TU_REFUSED(CLRT_ESHAPE, "but the buffer is float64", clrt_kernel_set_buffer(ki, 1, f64));
+        }
+    }
+    /* matching types, and a type no dtype names, pass */
+    TU_OK(clrt_kernel_set_buffer(kf, 0, f32));
+    TU_OK(clrt_kernel_set_buffer(kf4, 0, f32));
+    TU_OK(clrt_kernel_set_buffer(ku, 0, i32));
+    TU_OK(clrt_kernel_set_buffer(kb, 0, i32));
+    TU_OK(clrt_kernel_set_buffer(kb, 0, f32));
+    /* and an int32 kernel computes on int32 buffers */
+    const int32_t in[8] = {-4, -1, 0, 1, 2, 1000, INT32_MAX / 3, -(INT32_MAX / 3)};
+    int32_t out[8];
+    TU_OK(clrt_buffer_write(f->tu->q, i32, in, 8));
+    TU_OK(clrt_kernel_set_buffer(ki, 0, i32));
+    TU_OK(clrt_kernel_set_buffer(ki, 1, i32out));
+    const size_t n = 8;
+    TU_OK(clrt_kernel_launch(f->tu->q, ki, 1, &n, NULL));
+    TU_OK(clrt_buffer_read(f->tu->q, i32out, out, 8));
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], 3 * in[i]);
+    clrt_buffer *bufs[] = {f32, i32, i32out, f64};
+    tu_destroy_buffers(bufs, f64 ? 4 : 3);
+    clrt_kernel *ks[] = {kf, kf4, ki, ku, kb};
+    for (int i = 0; i < 5; i++)
+        clrt_kernel_destroy(ks[i]);
+}
+
 static void launch_errors(void **state)
 {
     fixture *f = *state;
@@ -703,6 +771,14 @@ static void launch_errors(void **state)
     if (clrt_kernel_work_group_size(k) >= 2) {
         TU_REFUSED(CLRT_EINVAL, "overflows", clrt_kernel_launch_rounded(f->tu->q, k, 1, &huge, &l3));
     }
+    /* global sizes whose product, the work-items, is not a size_t (2^70, 2^66):
+     * refused before a driver counts them */
+    size_t wrap2[2] = {(size_t)1 << 40, (size_t)1 << 30}, wrap3[3] = {(size_t)1 << 22, (size_t)1 << 22, (size_t)1 << 22};
+    TU_REFUSED(CLRT_EINVAL, "1099511627776 x 1073741824 work-items overflow size_t",
+               clrt_kernel_launch(f->tu->q, k, 2, wrap2, NULL));
+    TU_REFUSED(CLRT_EINVAL, "4194304 x 4194304 x 4194304 work-items overflow size_t",
+               clrt_kernel_launch(f->tu->q, k, 3, wrap3, NULL));
+    TU_REFUSED(CLRT_EINVAL, "work-items overflow size_t", clrt_kernel_launch_rounded(f->tu->q, k, 3, wrap3, NULL));
     /* limits of the device and the kernel */
     size_t wg = clrt_kernel_work_group_size(k);
     size_t over[3] = {k->max_items[0] + 1, 1, 1}, big_g[3] = {over[0] * 2, 1, 1};
@@ -986,7 +1062,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(saxpy_results),      T(ids_over_dims),   T(local_memory_reduction), T(scalar_types),
         T(required_work_group_size), T(program_cache), T(arg_info_build_failure_falls_back), T(program_errors),   T(program_destroy_rules),
-        T(lifetimes),          T(kernel_create_errors), T(argument_errors), T(launch_errors),
+        T(lifetimes),          T(kernel_create_errors), T(argument_errors), T(buffer_dtypes), T(launch_errors),
         T(failed_context),     T(interop),         T(threads),
     };
 #undef T

@@ -103,7 +103,7 @@ PIN(&clrt_matmul, int (*)(clrt_queue *, clrt_buffer *, const clrt_buffer *, cons
 
 /* builds: the log */
 PIN(&clrt_set_log, void (*)(clrt_log_fn, void *));
-_Static_assert(CLRT_BUILD_COMPILED == 1 && CLRT_BUILD_CACHED == 2, "build sources");
+_Static_assert(CLRT_BUILD_COMPILED == 1 && CLRT_BUILD_CACHED == 2 && CLRT_BUILD_DRIVER_CACHED == 3, "build sources");
 #define EVENT(field) (((clrt_build_event *)0)->field)
 PIN(EVENT(kernel), const char *);
 PIN(EVENT(dtype), const char *);
