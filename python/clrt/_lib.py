@@ -140,11 +140,67 @@ def _declare(table, required):
 
 _declare(_PROTOTYPES, True)
 _declare(_OPTIONAL, False)
+_cdll = lib
 
 
 def has(name):
     """Whether the loaded library exports name."""
-    return hasattr(lib, name) and getattr(lib, name).argtypes is not None
+    return hasattr(_cdll, name) and getattr(_cdll, name).argtypes is not None
+
+
+# ---- interpreter exit while other threads still compute
+# At exit the binding closes every context (_context._close_all), which must not happen
+# under a call another thread has in the library (POCL aborts: "PTHREAD ERROR in
+# can_run_command"). Every call goes through a guard that counts the calls in flight per
+# thread; at exit, once a thread has started closing, a call from any other thread waits
+# forever (such threads are daemons the interpreter is about to drop), and the closing
+# thread first waits for the calls already in flight to return.
+_in_flight = {}  # thread ident -> calls in the library now (written by that thread only)
+_closing = {"by": None}
+
+
+def _park():
+    threading.Event().wait()  # never set: the thread sleeps until the process ends
+
+
+def _guard(f):
+    def call(*args):
+        tid = threading.get_ident()
+        by = _closing["by"]
+        if by is not None and by != tid:
+            _park()
+        _in_flight[tid] = _in_flight.get(tid, 0) + 1
+        try:
+            return f(*args)
+        finally:
+            _in_flight[tid] -= 1
+    call.__name__ = getattr(f, "__name__", "clrt_call")
+    return call
+
+
+class _Guarded:
+    """The library with every function behind _guard (attributes made on first use)."""
+
+    def __init__(self, cdll):
+        self._cdll = cdll
+
+    def __getattr__(self, name):
+        f = getattr(self._cdll, name)
+        g = _guard(f) if callable(f) else f
+        setattr(self, name, g)
+        return g
+
+
+def begin_exit(timeout=30.0):
+    """Stop other threads' calls into the library and wait for those in flight (at exit)."""
+    me = threading.get_ident()
+    _closing["by"] = me
+    end = time.monotonic() + timeout
+    while any(n for t, n in list(_in_flight.items()) if t != me) and time.monotonic() < end:
+        time.sleep(0.001)
+
+
+lib = _Guarded(_cdll)
 
 
 def check(status):
@@ -222,6 +278,6 @@ def _on_build(event, line, user):
 
 
 _log_callback = _LOG_FN(_on_build)  # kept alive as long as the module
-if hasattr(lib, "clrt_set_log"):
-    lib.clrt_set_log.restype, lib.clrt_set_log.argtypes = None, [_LOG_FN, ctypes.c_void_p]
-    lib.clrt_set_log(_log_callback, None)
+if hasattr(_cdll, "clrt_set_log"):
+    _cdll.clrt_set_log.restype, _cdll.clrt_set_log.argtypes = None, [_LOG_FN, ctypes.c_void_p]
+    _cdll.clrt_set_log(_log_callback, None)
