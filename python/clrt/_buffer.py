@@ -90,8 +90,13 @@ def new(ctx, rows, cols, dtype, who):
     c, _ = ctx._handles(who)
     free = ctx._pool.get((rows, cols, dtype))
     if free:
-        ctx._pool_bytes -= rows * cols * dtype.itemsize
-        return _Buffer(ctx, free.pop(), rows, cols, dtype)
+        try:
+            ptr = free.pop()  # another thread may have taken the last one since
+        except IndexError:
+            ptr = None
+        if ptr is not None:
+            ctx._pool_bytes -= rows * cols * dtype.itemsize
+            return _Buffer(ctx, ptr, rows, cols, dtype)
     out = ctypes.c_void_p()
     check(lib.clrt_buffer_create(ctypes.byref(out), c, code, rows, cols))
     return _Buffer(ctx, out.value, rows, cols, dtype)

@@ -156,20 +156,23 @@ def has(name):
 # forever (such threads are daemons the interpreter is about to drop), and the closing
 # thread first waits for the calls already in flight to return.
 _in_flight = {}  # thread ident -> calls in the library now (written by that thread only)
+_parked = set()  # threads stopped at the door of a call since the exit began
 _closing = {"by": None}
 
 
 def _park():
+    _parked.add(threading.get_ident())
     threading.Event().wait()  # never set: the thread sleeps until the process ends
 
 
-def _guard(f):
+def _guard(f, may_park):
     def call(*args):
         tid = threading.get_ident()
-        by = _closing["by"]
-        if by is not None and by != tid:
+        _in_flight[tid] = _in_flight.get(tid, 0) + 1  # counted first, then the check:
+        by = _closing["by"]                             # the closer sees one or the other
+        if may_park and by is not None and by != tid:
+            _in_flight[tid] -= 1
             _park()
-        _in_flight[tid] = _in_flight.get(tid, 0) + 1
         try:
             return f(*args)
         finally:
@@ -186,17 +189,26 @@ class _Guarded:
 
     def __getattr__(self, name):
         f = getattr(self._cdll, name)
-        g = _guard(f) if callable(f) else f
+        # a *_destroy goes through: its handle has left the binding's records already
+        # (parked there, it would never be destroyed), and it starts no work
+        g = _guard(f, not name.endswith("_destroy")) if callable(f) else f
         setattr(self, name, g)
         return g
 
 
-def begin_exit(timeout=30.0):
-    """Stop other threads' calls into the library and wait for those in flight (at exit)."""
+def begin_exit(settle=2.0, timeout=30.0):
+    """Stop other threads' calls into the library (at exit): wait for the calls in flight
+    to return, and for a while (settle) for each thread that has used the library to stop
+    at its next call, so that what its last call made is registered (and gets closed)."""
     me = threading.get_ident()
     _closing["by"] = me
-    end = time.monotonic() + timeout
-    while any(n for t, n in list(_in_flight.items()) if t != me) and time.monotonic() < end:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        alive = {t.ident for t in threading.enumerate()}
+        busy = [t for t, n in list(_in_flight.items()) if t != me and n]
+        running = [t for t in list(_in_flight) if t != me and t in alive and t not in _parked]
+        if not busy and (not running or time.monotonic() - start >= settle):
+            return
         time.sleep(0.001)
 
 
