@@ -45,8 +45,10 @@ inline void walk(long i, int nd, long8 shape, long8 s_c, long8 s_a, long8 s_b, l
     vstore8(shape, 0, sh); vstore8(s_c, 0, sc); vstore8(s_a, 0, sa); vstore8(s_b, 0, sb);
     long r = i;
     for (int d = nd - 1; d >= 0; d--) {
-        long k = r % sh[d];
-        r /= sh[d];
+        /* the remainder as r - q * n: LLVM turns r % n beside r / n into a `freeze`
+           that Oclgrind's uninitialised-value checker cannot interpret */
+        long q = r / sh[d], k = r - q * sh[d];
+        r = q;
         *oc += k * sc[d]; *oa += k * sa[d]; *ob += k * sb[d];
     }
 }
@@ -65,9 +67,11 @@ inline T binop(int op, T x, T y) {
     case 9: return floor(x / y);
     case 14: return atan2(x, y);
 #else
+    /* integer min, max, abs and clamp by arithmetic on comparisons: LLVM makes the
+       usual forms llvm.smin/smax/abs intrinsics, which Oclgrind cannot run */
     case 4: return y == 0 ? 0 : x / y;
-    case 5: return min(x, y);
-    case 6: return max(x, y);
+    case 5: { T lt = x < y; return lt * x + (1 - lt) * y; }
+    case 6: { T gt = x > y; return gt * x + (1 - gt) * y; }
     case 7: { T r = 1; for (T e = y; e > 0; e--) r *= x; return y < 0 ? 0 : r; }
     case 8: { if (y == 0) return 0; T r = x % y; return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r; }
     case 9: { if (y == 0) return 0; T q = x / y; return (q * y != x && ((x < 0) != (y < 0))) ? q - 1 : q; }
@@ -133,10 +137,10 @@ inline T unop(int op, T x, T p, T q) {
     case 28: return rsqrt(x);
     case 29: return (T)(x != x);
 #else
-    case 2: return x < 0 ? -x : x;
-    case 6: return x > 0 ? x : 0;
+    case 2: return x * ((x > 0) - (x < 0));
+    case 6: return x * (x > 0);
     case 14: return (x > 0) - (x < 0);
-    case 17: return min(max(x, p), q);
+    case 17: { T lo = x < p, hi = x > q; return lo * p + hi * q + (1 - lo - hi) * x; }
     case 27: return ~x;
 #endif
     case 9: return x;
@@ -209,8 +213,8 @@ __kernel void ew_cast(__global TO *c, __global const TI *a, long8 shape, long8 s
     vstore8(shape, 0, sh); vstore8(st_c, 0, sc); vstore8(st_a, 0, sa);
     long oc = meta.s2, oa = meta.s3, r = i;
     for (int d = (int)meta.s1 - 1; d >= 0; d--) {
-        long k = r % sh[d];
-        r /= sh[d];
+        long q = r / sh[d], k = r - q * sh[d];  /* no %: see walk() */
+        r = q;
         oc += k * sc[d]; oa += k * sa[d];
     }
 #if TO_BOOL
