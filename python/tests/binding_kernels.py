@@ -58,6 +58,12 @@ def main(which):
     ref = 1 - m0
     ref[0:3] = ref[1:4] + ref[0:3]
     np.testing.assert_allclose(m.numpy(), ref, rtol=tol)
+    g = clrt.tensor(x, requires_grad=True)  # gather, index_add (its gradient), where
+    picked = g[[2, 0, 2]] + clrt.where(g[[0, 1, 1]] > 0, g[[1, 1, 0]], 0.5)
+    picked.sum().backward()
+    ref = x[[2, 0, 2]] + np.where(x[[0, 1, 1]] > 0, x[[1, 1, 0]], 0.5)
+    np.testing.assert_allclose(picked.detach().numpy(), ref, rtol=tol)
+    assert g.grad.shape == g.shape
     print(f"binding_kernels: every kernel ran and matched numpy ({which}, "
           f"{clrt.default_context().device.name})")
 
