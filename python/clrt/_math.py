@@ -731,7 +731,7 @@ def expand(x, *sizes):
     for i, n in enumerate(sizes):
         if i < pad:
             if n < 0:
-                raise _errors.runtime_error(f"expand: -1 not allowed in a new leading dimension")
+                raise _errors.runtime_error("expand: -1 not allowed in a new leading dimension")
             shape.append(n)
             stride.append(0)
             continue
@@ -939,8 +939,11 @@ def where(condition, a, b):
     dt = a.dtype if isinstance(a, Tensor) else b.dtype
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         dt = _dtype.result_type(a.dtype, b.dtype)
-    ta = a if isinstance(a, Tensor) else _ops.scalar_tensor(ctx, dt, _ops.coerce_scalar(a, dt, who), who)
-    tb = b if isinstance(b, Tensor) else _ops.scalar_tensor(ctx, dt, _ops.coerce_scalar(b, dt, who), who)
+    def operand(v):
+        if isinstance(v, Tensor):
+            return v
+        return _ops.scalar_tensor(ctx, dt, _ops.coerce_scalar(v, dt, who), who)
+    ta, tb = operand(a), operand(b)
     ta, tb = (_ops.cast(t, dt) if t.dtype is not dt else t for t in (ta, tb))
     cond = condition if condition.dtype.code == 3 else _ops.compare(S.C_NE, condition, 0, who)
     shape = _ops.broadcast_shapes(_ops.broadcast_shapes(cond._shape, ta._shape, who),

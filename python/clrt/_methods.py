@@ -77,8 +77,8 @@ def _binary_inplace(op, fn):
     def f(self, other, *, alpha=1):
         if alpha != 1:
             other = M.mul(other, alpha)
-        return inplace(self, fn, other,
-                       raw=lambda o: _ops.binary(op, self, o, out=self, who="in-place " + fn.__name__))
+        who = "in-place " + fn.__name__
+        return inplace(self, fn, other, raw=lambda o: _ops.binary(op, self, o, out=self, who=who))
     return f
 
 

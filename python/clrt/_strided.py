@@ -73,8 +73,16 @@ inline T binop(int op, T x, T y) {
     case 5: { T lt = x < y; return lt * x + (1 - lt) * y; }
     case 6: { T gt = x > y; return gt * x + (1 - gt) * y; }
     case 7: { T r = 1; for (T e = y; e > 0; e--) r *= x; return y < 0 ? 0 : r; }
-    case 8: { if (y == 0) return 0; T r = x % y; return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r; }
-    case 9: { if (y == 0) return 0; T q = x / y; return (q * y != x && ((x < 0) != (y < 0))) ? q - 1 : q; }
+    case 8: {  /* Python's and PyTorch's remainder: the sign of y (0 for y == 0) */
+        if (y == 0) return 0;
+        T r = x % y;
+        return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    }
+    case 9: {  /* floor division (0 for y == 0, where PyTorch raises) */
+        if (y == 0) return 0;
+        T q = x / y;
+        return (q * y != x && ((x < 0) != (y < 0))) ? q - 1 : q;
+    }
     case 11: return x & y;
     case 12: return x | y;
     case 13: return x ^ y;
