@@ -62,6 +62,8 @@ class Context:
         if selector is not None and not isinstance(selector, str):
             raise _errors.refuse(_errors.EINVAL, f"clrt.Context: selector must be a str or None, "
                                                  f"not {type(selector).__name__}")
+        if selector and "\x00" in selector:
+            raise _errors.value_error(f"clrt.Context: selector {selector!r} holds a NUL byte")
         ctx, q = ctypes.c_void_p(), ctypes.c_void_p()
         check(lib.clrt_context_create(ctypes.byref(ctx), selector.encode() if selector else None))
         status = lib.clrt_queue_create(ctypes.byref(q), ctx)
@@ -70,9 +72,14 @@ class Context:
             lib.clrt_context_destroy(ctx)
             raise err
         self._ctx, self._q = ctx, q
-        self._owned = {}  # id -> weakref of an object with _release(), in creation order
+        # id -> (weakref, handle, destroy function) of every array, program and kernel, in
+        # creation order: the handle is kept beside the weakref because an object collected
+        # in one reference cycle with its context is unreachable by its weakref when the
+        # context's close() runs, and its handle must still be destroyed before the context
+        self._owned = {}
         self._pool, self._pool_bytes = {}, 0  # freed buffers kept for reuse (_buffer.py)
-        self._scalars = {}  # (dtype, value) -> 1 x 1 Array holding it (operands of a op scalar)
+        self._scalars = {}  # (dtype, value) -> 1-element tensor holding it (a op scalar)
+        self._klock = threading.Lock()  # the binding's kernels: arguments and launch (_strided)
         info = DeviceInfo()
         check(lib.clrt_context_device(ctx, ctypes.byref(info)))
         self.device = Device._from(info)
@@ -85,7 +92,7 @@ class Context:
         return self._ctx, self._q
 
     def _adopt(self, obj):
-        self._owned[id(obj)] = weakref.ref(obj)
+        self._owned[id(obj)] = (weakref.ref(obj), obj.ptr, type(obj)._destroy)
 
     def _forget(self, obj):
         self._owned.pop(id(obj), None)
@@ -107,10 +114,12 @@ class Context:
         self._scalars.clear()
         owned = list(self._owned.values())
         self._owned.clear()
-        for ref in reversed(owned):
+        for ref, ptr, destroy in reversed(owned):
             obj = ref()
             if obj is not None:
                 obj._release()
+            else:
+                destroy(ptr)  # collected in a cycle with this context: its __del__ skips it
         self.trim()
         ctx, q = self._ctx, self._q
         self._ctx = self._q = None
@@ -165,12 +174,20 @@ def _error_now(status):
 _live = weakref.WeakSet()
 
 
-@atexit.register
 def _close_all():
-    """At exit, every context still open is closed (its arrays first): nothing is left
-    for the driver to tear down behind the library's back."""
+    """Close every context still open (its arrays first)."""
     for ctx in list(_live):
         ctx.close()
+
+
+@atexit.register
+def _close_at_exit():
+    """At exit, every context still open is closed, so that nothing is left for the driver
+    to tear down behind the library's back; first, calls other threads (daemons still
+    computing) have in the library finish, and their later calls never start (_lib)."""
+    from ._lib import begin_exit
+    begin_exit()
+    _close_all()
 
 
 _default = None
