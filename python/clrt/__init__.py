@@ -56,3 +56,7 @@ def _unary(name):
 
 exp, log, sqrt, tanh, relu, sigmoid = (_unary(n) for n in
                                        ("exp", "log", "sqrt", "tanh", "relu", "sigmoid"))
+
+# PyTorch's torch.optim, torch.utils.data, torch.save and torch.load (pynn's packages)
+from . import optim, utils  # noqa: E402
+from ._serialization import save, load  # noqa: E402
