@@ -236,11 +236,17 @@ def host_rng(generator=None):
 # ---- the optimizers' kernels
 
 def check_step_operands(who, p, g):
+    """g, or a contiguous copy of it, after checking it fits p (RuntimeError, TypeError)."""
+    if same_layout(g, p) and p.is_contiguous():
+        return g
     if g.shape != p.shape:
         raise RuntimeError(f"{who}: the gradient of a parameter of shape {tuple(p.shape)} has "
                            f"shape {tuple(g.shape)}")
     if g.dtype != p.dtype:
         raise TypeError(f"{who}: the gradient is {g.dtype} and the parameter {p.dtype}")
+    if g.device != p.device:
+        raise RuntimeError(f"{who}: the gradient is on {g.device} and the parameter on "
+                           f"{p.device}")
     if not p.is_floating_point():
         raise TypeError(f"{who}: a {p.dtype} parameter; optimizers update floating-point ones")
     if not p.is_contiguous():
@@ -250,12 +256,22 @@ def check_step_operands(who, p, g):
 
 
 def storage(t):
-    """(storage object, its clrt_buffer handle, t's element offset in it) of a contiguous
-    tensor, for a kernel argument (a kernel takes whole buffers)."""
-    if not t.is_contiguous():
-        raise RuntimeError("optimizer step: a non-contiguous tensor")
+    """(storage object, its clrt_buffer handle, t's element offset in it) of a tensor the
+    caller knows contiguous, for a kernel argument (a kernel takes whole buffers)."""
     st = t._st
     return st, st.handle("optimizer step"), t._offset
+
+
+def layout_key(t):
+    """What a kept handle of t depends on: its storage (and that storage's handle), its
+    layout and dtype."""
+    return (t._st, t._st.ptr, t._shape, t._stride, t._offset, t.dtype)
+
+
+def same_layout(g, p):
+    """Whether the gradient g is laid out as the (contiguous) parameter p, on its device."""
+    return g._shape == p._shape and g._stride == p._stride and g.dtype is p.dtype and \
+        g._st.ctx is p._st.ctx
 
 
 def handle(t):

@@ -123,34 +123,54 @@ class Launch:
             self.last[i] = (st, ptr)
         self.ulong_arg(i + 1, offset)
 
-    def _scalar(self, i, value, ctype, key):
-        if self.last.get(i) != key:
+    def _scalar(self, i, value, ctype):
+        if self.last.get(i) != value:
             v = ctype(value)
             check(lib.clrt_kernel_set_scalar(self.kernel.ptr, i, ctypes.sizeof(v), ctypes.byref(v)))
-            self.last[i] = key
+            self.last[i] = value
 
     def real_arg(self, i, value):
-        # the key is the value rounded to the dtype: two doubles that round alike set once
-        self._scalar(i, value, self.real, ("r", self.real(value).value))
+        self._scalar(i, float(value), self.real)
 
     def int_arg(self, i, value):
-        self._scalar(i, value, ctypes.c_int, ("i", int(value)))
+        self._scalar(i, int(value), ctypes.c_int)
 
     def ulong_arg(self, i, value):
-        self._scalar(i, value, ctypes.c_uint64, ("u", int(value)))
+        self._scalar(i, int(value), ctypes.c_uint64)
 
     def run(self, n):
-        size = (ctypes.c_size_t * 1)(n)
-        check(lib.clrt_kernel_launch(self.ctx._handles("optimizer step")[1], self.kernel.ptr, 1,
-                                     size, None))
+        # work-groups of 64 (the global size rounded up to them; the kernels skip the
+        # extra work-items): the driver's own choice for a 1-D launch can be far slower
+        size, local = (ctypes.c_size_t * 1)(n), (ctypes.c_size_t * 1)(64)
+        check(lib.clrt_kernel_launch_rounded(self.ctx._handles("optimizer step")[1],
+                                             self.kernel.ptr, 1, size, local))
 
 
-def sgd_library(p, g, buf, lr, momentum, weight_decay):
-    """clrt_nn_sgd_step: p -= lr * (v = momentum v + g + wd p), buf zero at first."""
-    ctx = T.context(p)
-    check(lib.clrt_nn_sgd_step(ctx._handles("SGD.step")[1], T.handle(p), T.handle(g),
-                               T.handle(buf) if buf is not None else None, float(lr),
-                               float(momentum), float(weight_decay)))
+class LibraryStep:
+    """clrt_nn_sgd_step for one parameter (and its momentum buffer, or None), the
+    handles that stay the same from step to step taken once."""
+
+    def __init__(self, p, buf):
+        self.p, self.buf, self.key = p, buf, T.layout_key(p)
+        self.q = T.context(p)._handles("SGD.step")[1]
+        self.ph = T.handle(p)
+        self.bh = T.handle(buf) if buf is not None else None
+
+    def fits(self, p, state, momentum):
+        """Whether this is still p's form: its storage and layout, and its buffer."""
+        buf = state.get("momentum_buffer") if momentum != 0 else None
+        return self.p is p and self.key == T.layout_key(p) and buf is self.buf
+
+    def run(self, g, lr, momentum, weight_decay):
+        status = _sgd_step(self.q, self.ph, T.handle(g), self.bh, lr, momentum, weight_decay)
+        if status:
+            check(status)
+        T.bump_version(self.p)
+        if self.buf is not None:
+            T.bump_version(self.buf)
+
+
+_sgd_step = lib.clrt_nn_sgd_step
 
 
 def sgd_kernel(launch, p, g, buf, lr, momentum, dampening, weight_decay, nesterov, maximize, first):

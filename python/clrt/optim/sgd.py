@@ -25,7 +25,7 @@ class SGD(Optimizer):
                         nesterov=nesterov, maximize=maximize)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        self._launches = {}
+        self._launches, self._ready = {}, {}
         super().__init__(params, defaults)
 
     def _check_group(self, group):
@@ -37,29 +37,45 @@ class SGD(Optimizer):
         loss = self._closure(closure)
         with T.no_grad():
             for group in self.param_groups:
+                library = group["dampening"] == 0 and not group["nesterov"] and \
+                    not group["maximize"]
                 for p in group["params"]:
                     g = p.grad
-                    if g is not None:
-                        self._update(p, g, group)
+                    if g is None:
+                        continue
+                    if library:
+                        self._library_update(p, g, group)
+                    else:
+                        self._kernel_update(p, g, group)
         return loss
 
-    def _update(self, p, g, group):
-        lr, mu, wd = group["lr"], group["momentum"], group["weight_decay"]
-        damp, nesterov, maximize = group["dampening"], group["nesterov"], group["maximize"]
+    def _library_update(self, p, g, group):
+        """The library's kernel, v = mu v + g + wd p from zero (PyTorch's buf from its
+        first step on); what does not change between steps is kept per parameter."""
+        mu = group["momentum"]
+        ready = self._ready.get(id(p))
+        state = self.state[p]
+        if ready is None or not ready.fits(p, state, mu):
+            g = T.check_step_operands("SGD", p, g)
+            if mu != 0 and state.get("momentum_buffer") is None:
+                state["momentum_buffer"] = T.zeros_like(p)
+            ready = self._ready[id(p)] = _kernels.LibraryStep(p, state.get("momentum_buffer")
+                                                              if mu != 0 else None)
+        elif not T.same_layout(g, p):
+            g = T.check_step_operands("SGD", p, g)
+        ready.run(g, group["lr"], mu, group["weight_decay"])
+
+    def _kernel_update(self, p, g, group):
+        """The other forms (dampening, Nesterov, maximize): this module's kernel."""
         g = T.check_step_operands("SGD", p, g)
+        mu = group["momentum"]
         state = self.state[p]
         buf = state.get("momentum_buffer") if mu != 0 else None
-        if damp == 0 and not nesterov and not maximize:
-            # the library's kernel: v = mu v + g + wd p from zero, PyTorch's buf from its first step
-            if mu != 0 and buf is None:
-                buf = state["momentum_buffer"] = T.zeros_like(p)
-            _kernels.sgd_library(p, g, buf, lr, mu, wd)
-        else:
-            first = mu != 0 and buf is None
-            if first:
-                buf = state["momentum_buffer"] = T.empty_like(p)
-            _kernels.sgd_kernel(self._launch(p), p, g, buf, lr, mu, damp, wd, nesterov,
-                                maximize, first)
+        first = mu != 0 and buf is None
+        if first:
+            buf = state["momentum_buffer"] = T.empty_like(p)
+        _kernels.sgd_kernel(self._launch(p), p, g, buf, group["lr"], mu, group["dampening"],
+                            group["weight_decay"], group["nesterov"], group["maximize"], first)
         T.bump_version(p)
         if buf is not None:
             T.bump_version(buf)

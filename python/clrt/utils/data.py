@@ -6,10 +6,11 @@ MNIST and Fashion-MNIST datasets from their IDX files.
     for inputs, labels in loader:     # clrt tensors: 4 x ... float32, 4 int64
         ...
 
-Batches are tensors on the default device (the dataset's tensors' device), made in
-one transfer each: a TensorDataset (and MNIST, FashionMNIST, a Subset of them) hands
-the loader whole batches of its rows, gathered on the host, rather than one row at a
-time. Other datasets are read an item at a time and collated as PyTorch's
+Batches are tensors on the dataset's tensors' device. A TensorDataset (and MNIST,
+FashionMNIST, a Subset of them) hands the loader its rows gathered on the host, many
+batches' worth (up to 32 MiB) at a time, sent to the device in one transfer; each
+batch is then a view of its rows there (a transfer waits for the device's queue, so
+one per batch costs each training step that wait: clrt-train sends an epoch at once). Other datasets are read an item at a time and collated as PyTorch's
 default_collate does. Shuffling draws each epoch's order from clrt's generator
 (clrt.manual_seed makes it repeat) or from the loader's generator=; the orders are
 not PyTorch's stream. num_workers is accepted and the items are read in this process
@@ -33,6 +34,7 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDatas
            "FashionMNIST", "read_idx", "parse_idx", "FASHION_MNIST_DIR"]
 
 FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"  # Debian's dataset-fashion-mnist
+CHUNK_BYTES = 32 << 20  # the rows a DataLoader sends to the device in one transfer
 
 
 # ---- datasets
@@ -81,9 +83,9 @@ class TensorDataset(Dataset):
             self._host = [T.host_rows(t) for t in self.tensors]
         return self._host
 
-    def _batch(self, indices):
-        idx = np.asarray(indices, dtype=np.int64)
-        return [T.batch_tensor(h[idx], like) for h, like in self._rows()]
+    def _gather(self, indices):
+        """[(host rows at indices, what their tensor is made like)] for each tensor."""
+        return [(h[indices], like) for h, like in self._rows()]
 
 
 class Subset(Dataset):
@@ -101,11 +103,11 @@ class Subset(Dataset):
         return len(self.indices)
 
     @property
-    def _batch(self):
-        inner = getattr(self.dataset, "_batch", None)
+    def _gather(self):
+        inner = getattr(self.dataset, "_gather", None)
         if inner is None:
-            raise AttributeError("_batch")
-        return lambda indices: inner([self.indices[i] for i in indices])
+            raise AttributeError("_gather")
+        return lambda indices: inner(np.asarray(self.indices, dtype=np.int64)[indices])
 
 
 class ConcatDataset(Dataset):
@@ -335,10 +337,37 @@ class DataLoader:
             return self._iter_stream()
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
-        whole = getattr(self.dataset, "_batch", None) if self._default_collate else None
-        if whole is not None:
-            return (whole(b) for b in self.batch_sampler)
+        gather = getattr(self.dataset, "_gather", None) if self._default_collate else None
+        if gather is not None:
+            return self._iter_chunks(gather)
         return (self.collate_fn([self.dataset[i] for i in b]) for b in self.batch_sampler)
+
+    def _iter_chunks(self, gather):
+        """The batches of a dataset that gathers rows on the host: the rows of many
+        batches (up to CHUNK_BYTES) gathered and sent in one transfer per tensor, each
+        batch then a view of its rows (a transfer waits for the device, so one per
+        batch would cost a step its wait)."""
+        pending, rows, budget = [], 0, None
+        for b in self.batch_sampler:
+            idx = np.asarray(b, dtype=np.int64)
+            if budget is None:
+                per_row = sum(h.nbytes // max(len(h), 1) for h, _ in gather(idx[:1]))
+                budget = max(1, CHUNK_BYTES // max(per_row, 1))
+            pending.append(idx)
+            rows += len(idx)
+            if rows >= budget:
+                yield from self._emit(gather, pending)
+                pending, rows = [], 0
+        if pending:
+            yield from self._emit(gather, pending)
+
+    @staticmethod
+    def _emit(gather, pending):
+        tensors = [T.batch_tensor(h, like) for h, like in gather(np.concatenate(pending))]
+        at = 0
+        for idx in pending:
+            yield [t[at:at + len(idx)] for t in tensors]
+            at += len(idx)
 
     def _iter_stream(self):
         it = iter(self.dataset)
