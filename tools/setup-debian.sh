@@ -7,7 +7,8 @@
 # files), Fashion-MNIST (the real data clrt-train and its CI test use), Open MPI
 # for the optional clrt_mpi library and its tests (docs/mpi.md), and for the
 # Python package Debian's python3 with venv, numpy, pytest, setuptools and
-# wheel, and PyOpenCL (the Python benchmark's reference).
+# wheel, PyOpenCL (the Python benchmark's reference) and PyTorch 1.13 (python3-torch,
+# about 47 MB: the reference of the tensor and autograd tests, and of the article benchmark).
 # Run as root or through sudo. Safe to run again.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
@@ -25,6 +26,6 @@ apt-get install -y -qq --no-install-recommends \
     zlib1g-dev dataset-fashion-mnist \
     openmpi-bin libopenmpi-dev \
     python3 python3-venv python3-pip python3-setuptools python3-wheel \
-    python3-numpy python3-pytest python3-pyopencl \
+    python3-numpy python3-pytest python3-pyopencl python3-torch \
     >/dev/null
 echo "setup-debian: done"

@@ -1,27 +1,50 @@
-"""clrt from Python: numpy in and out, on any OpenCL device (docs/python.md).
+"""clrt from Python: PyTorch's tensors and autograd, and numpy's arrays, on any OpenCL
+device (docs/python.md).
 
-    import numpy as np, clrt
-    a = clrt.to_device(np.random.rand(1000, 1000))      # float64, on the default device
-    b = clrt.empty((1000, 1000), np.float64)
-    c = (a @ a.T + 1.0).sum(axis=1).get()               # numpy array
+    import clrt as torch
+    x = torch.randn(64, 1, 28, 28)                    # on the default device
+    w = torch.randn(20, 1, 5, 5, requires_grad=True)
+    loss = torch.nn.functional.conv2d(x, w).relu().sum()
+    loss.backward()                                    # w.grad, computed on the device
+    print(loss.item(), w.grad.shape)
 
-The default context is made on first use ($CLRT_DEVICE honoured); pass ctx= for another.
-Every failure raises clrt.Error (a RuntimeError) with the status name and the library's
-message.
+Tensors are clrt.Tensor (clrt.Array is the same type under the package's former name:
+to_device, get and the rest keep working). The default device is made on first use
+($CLRT_DEVICE honoured); clrt.device(selector) or Context(selector) for another. Every
+failure of the library raises clrt.Error (a RuntimeError) with the status name and the
+library's message; mistakes PyTorch reports as TypeError, ValueError or IndexError are
+those too.
 """
 from ._errors import Error
 from ._lib import lib as _clib, path as library_path
 from ._context import Context, Device, default_context, devices
-from ._array import Array, empty, zeros, to_device, gemm, matmul
+from ._dtype import (dtype, float32, float64, int32, int64, bool_ as bool,  # noqa: A004
+                     float, double, long, int)  # noqa: A004
+from ._tensor import Tensor, Parameter, Size
+from ._device import device
+from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
+from ._random import manual_seed, seed, initial_seed
+from ._create import (tensor, as_tensor, from_numpy, full, zeros_like, ones_like, empty_like,
+                      full_like, rand, randn, rand_like, randn_like, randint, arange, linspace,
+                      eye)
+from ._array import Array, to_device, gemm, empty, zeros, ones
+from ._math import (add, sub, mul, div, pow, maximum, minimum, remainder, floor_divide, atan2,
+                    neg, negative, abs, exp, log, sqrt, rsqrt, tanh, sigmoid, relu, reciprocal,
+                    square, log1p, expm1, sin, cos, sign, floor, ceil, round, trunc, clamp,
+                    isnan, logical_not, sum, mean, max, min, amax, amin, argmax, argmin, var,
+                    std, all, any, softmax, log_softmax, matmul, mm, bmm, dot, reshape, flatten,
+                    ravel, permute, transpose, t, squeeze, unsqueeze, cat, stack, clone,
+                    detach)
 from ._kernel import Kernel, LocalMemory, Program
-from . import _array
+from . import autograd
 from . import nn
 
-__version__ = "0.1.0"
-__all__ = ["Error", "Context", "Device", "Array", "Kernel", "Program", "LocalMemory", "devices",
-           "default_context", "empty", "zeros", "to_device", "gemm", "matmul", "add", "subtract",
-           "multiply", "divide", "minimum", "maximum", "exp", "log", "sqrt", "tanh", "relu",
-           "sigmoid", "library_version", "library_path", "nn"]
+__version__ = "0.2.0"
+
+# numpy's names of the elementwise operations (the former clrt.Array API)
+subtract, multiply, divide = sub, mul, div
+clip = clamp
+concatenate = cat
 
 
 def library_version():
@@ -29,34 +52,58 @@ def library_version():
     return _clib.clrt_version().decode()
 
 
-# The binary operations differ only in the op, the name a refusal gives it (who) and the doc.
-def _binary(name, op, who, doc):
-    def f(a, b, out=None):
-        return _array.binary(op, a, b, who, out)
-    f.__name__ = name
-    f.__doc__ = doc + " (numpy broadcasting); out= writes into an existing array (no allocation)."
-    return f
+def is_tensor(x):
+    return isinstance(x, Tensor)
 
 
-add = _binary("add", _array.OP_ADD, "+", "a + b")
-subtract = _binary("subtract", _array.OP_SUB, "-", "a - b")
-multiply = _binary("multiply", _array.OP_MUL, "*", "a * b")
-divide = _binary("divide", _array.OP_DIV, "/", "a / b")
-minimum = _binary("minimum", _array.OP_MIN, "minimum", "The elementwise minimum of a and b")
-maximum = _binary("maximum", _array.OP_MAX, "maximum", "The elementwise maximum of a and b")
+def numel(x):
+    return x.numel()
 
 
-def _unary(name):
-    def f(a, out=None):
-        return _array.unary(name, a, out)
-    f.__name__ = name
-    f.__doc__ = f"Elementwise {name} of a clrt array."
-    return f
+def get_default_dtype():
+    return float32
 
 
-exp, log, sqrt, tanh, relu, sigmoid = (_unary(n) for n in
-                                       ("exp", "log", "sqrt", "tanh", "relu", "sigmoid"))
+def cuda_is_available():
+    return False
+
+
+__all__ = [
+    "Error", "Context", "Device", "devices", "default_context", "device", "dtype", "float32",
+    "float64", "int32", "int64", "bool", "float", "double", "long", "int", "Tensor",
+    "Parameter", "Size", "Array", "no_grad", "enable_grad", "set_grad_enabled",
+    "is_grad_enabled", "inference_mode", "manual_seed", "seed", "initial_seed", "tensor",
+    "as_tensor", "from_numpy", "empty", "zeros", "ones", "full", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand", "randn", "rand_like", "randn_like", "randint", "arange",
+    "linspace", "eye", "to_device", "gemm", "add", "sub", "mul", "div", "subtract", "multiply",
+    "divide", "pow", "maximum", "minimum", "remainder", "floor_divide", "atan2", "neg",
+    "negative", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu", "reciprocal",
+    "square", "log1p", "expm1", "sin", "cos", "sign", "floor", "ceil", "round", "trunc", "clamp",
+    "clip", "isnan", "logical_not", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+    "argmin", "var", "std", "all", "any", "softmax", "log_softmax", "matmul", "mm", "bmm", "dot",
+    "reshape", "flatten", "ravel", "permute", "transpose", "t", "squeeze", "unsqueeze", "cat",
+    "concatenate", "stack", "clone", "detach", "Kernel", "Program", "LocalMemory", "autograd",
+    "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype",
+]
+
+# The rest of PyTorch's package where present: optim, utils.data, save/load.
+try:
+    from . import optim  # noqa: F401
+except ImportError as _e:  # pragma: no cover - absent, not broken
+    if "clrt.optim" not in str(_e) and "optim" not in str(_e):
+        raise
+try:
+    from . import utils  # noqa: F401
+except ImportError as _e:  # pragma: no cover
+    if "utils" not in str(_e):
+        raise
+try:
+    from .serialization import save, load  # noqa: F401
+except ImportError as _e:  # pragma: no cover
+    if "serialization" not in str(_e):
+        raise
 
 # PyTorch's torch.optim, torch.utils.data, torch.save and torch.load (pynn's packages)
-from . import optim, utils  # noqa: E402
-from ._serialization import save, load  # noqa: E402
+from . import optim, utils  # noqa: E402,F811
+from ._serialization import save, load  # noqa: E402,F811
+__all__ += ["optim", "utils", "save", "load"]

@@ -62,6 +62,8 @@ class Context:
         if selector is not None and not isinstance(selector, str):
             raise _errors.refuse(_errors.EINVAL, f"clrt.Context: selector must be a str or None, "
                                                  f"not {type(selector).__name__}")
+        if selector and "\x00" in selector:
+            raise _errors.value_error(f"clrt.Context: selector {selector!r} holds a NUL byte")
         ctx, q = ctypes.c_void_p(), ctypes.c_void_p()
         check(lib.clrt_context_create(ctypes.byref(ctx), selector.encode() if selector else None))
         status = lib.clrt_queue_create(ctypes.byref(q), ctx)
@@ -72,7 +74,8 @@ class Context:
         self._ctx, self._q = ctx, q
         self._owned = {}  # id -> weakref of an object with _release(), in creation order
         self._pool, self._pool_bytes = {}, 0  # freed buffers kept for reuse (_buffer.py)
-        self._scalars = {}  # (dtype, value) -> 1 x 1 Array holding it (operands of a op scalar)
+        self._scalars = {}  # (dtype, value) -> 1-element tensor holding it (a op scalar)
+        self._klock = threading.Lock()  # the binding's kernels: arguments and launch (_strided)
         info = DeviceInfo()
         check(lib.clrt_context_device(ctx, ctypes.byref(info)))
         self.device = Device._from(info)

@@ -40,3 +40,43 @@ _NAMES = {EINVAL: "CLRT_EINVAL", ESHAPE: "CLRT_ESHAPE", ENODEVICE: "CLRT_ENODEVI
 def refuse(status, message):
     """An Error for a mistake the binding catches itself, before any library call."""
     return Error(status, _NAMES[status], message)
+
+
+# PyTorch raises TypeError, ValueError or IndexError for some mistakes where the binding
+# says clrt.Error: these are both, so `except TypeError` (PyTorch's code) and
+# `except clrt.Error` (the binding's) each catch them.
+class TypeError_(Error, TypeError):
+    """A refusal that PyTorch reports as TypeError (a wrong type of argument, a dtype)."""
+
+
+class ValueError_(Error, ValueError):
+    """A refusal that PyTorch reports as ValueError (a value out of its range)."""
+
+
+class IndexError_(Error, IndexError):
+    """A refusal that PyTorch reports as IndexError (an index or dimension out of range)."""
+
+
+for _c, _n in ((TypeError_, "TypeError"), (ValueError_, "ValueError"), (IndexError_, "IndexError")):
+    _c.__module__, _c.__name__, _c.__qualname__ = "clrt", _n, _n
+
+
+def type_error(message, status=EINVAL):
+    return TypeError_(status, _NAMES[status], message)
+
+
+def value_error(message, status=EINVAL):
+    return ValueError_(status, _NAMES[status], message)
+
+
+def index_error(message, status=EINVAL):
+    return IndexError_(status, _NAMES[status], message)
+
+
+def shape_error(message):
+    """A shape mismatch: RuntimeError (clrt.Error) CLRT_ESHAPE, as PyTorch's RuntimeError."""
+    return Error(ESHAPE, _NAMES[ESHAPE], message)
+
+
+def runtime_error(message, status=EINVAL):
+    return Error(status, _NAMES[status], message)

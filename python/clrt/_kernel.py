@@ -14,8 +14,25 @@ import numbers
 import numpy as np
 
 from . import _errors
-from ._array import Array
 from ._lib import check, lib
+from ._tensor import Tensor
+
+# What a launch size must be before ctypes makes it a size_t (which wraps: -1 would be
+# 2**64-1 work-items, 2**64+64 would be 64).
+_MAX_SIZE = 2 ** 63 - 1
+
+
+def c_string(value, who, what):
+    """value (str or bytes) as bytes for C, refusing a NUL byte (C would stop there)."""
+    if isinstance(value, str):
+        value = value.encode()
+    elif not isinstance(value, (bytes, bytearray)):
+        raise _errors.type_error(f"{who}: {what} must be a str or bytes, not "
+                                 f"{type(value).__name__}")
+    if b"\x00" in value:
+        raise _errors.value_error(f"{who}: {what} holds a NUL byte at {value.index(0)} (C would "
+                                  "stop reading there)")
+    return bytes(value)
 
 
 class LocalMemory:
@@ -60,8 +77,9 @@ class Program(_Handle):
     def __init__(self, ctx, source, options=None):
         c, _ = ctx._handles("Context.program")
         out = ctypes.c_void_p()
-        check(lib.clrt_program_create(ctypes.byref(out), c, source.encode(),
-                                      options.encode() if options else None))
+        src = c_string(source, "Context.program", "source")
+        opts = c_string(options, "Context.program", "options") if options else None
+        check(lib.clrt_program_create(ctypes.byref(out), c, src, opts))
         super().__init__(ctx, out.value)
 
     def kernel(self, name):
@@ -74,7 +92,13 @@ def _as_sizes(x, who, what):
     t = (x,) if isinstance(x, (numbers.Integral, np.integer)) else tuple(x)
     if not 1 <= len(t) <= 3:
         raise _errors.refuse(_errors.EINVAL, f"{who}: {what} has {len(t)} dimensions (1 to 3)")
-    return t
+    for n in t:
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)):
+            raise _errors.type_error(f"{who}: {what} {x!r} holds {type(n).__name__} {n!r}, not "
+                                     "an int")
+        if not 1 <= n <= _MAX_SIZE:
+            raise _errors.value_error(f"{who}: {what} {x!r} holds {n}: sizes are 1 to 2**63-1")
+    return tuple(int(n) for n in t)
 
 
 class Kernel(_Handle):
@@ -86,7 +110,7 @@ class Kernel(_Handle):
     def __init__(self, program, name):
         out = ctypes.c_void_p()
         check(lib.clrt_kernel_create(ctypes.byref(out), program.handle("Program.kernel"),
-                                     name.encode()))
+                                     c_string(name, "Program.kernel", "name")))
         self.name = name
         super().__init__(program.ctx, out.value)
         self.num_args = lib.clrt_kernel_num_args(self.ptr)
@@ -120,14 +144,14 @@ class Kernel(_Handle):
         check(launch(self.ctx._handles(who)[1], h, len(g), gs, ls))
 
     def _set(self, h, i, x, who):
-        if isinstance(x, Array):
-            if x._b.ctx is not self.ctx:
+        if isinstance(x, Tensor):
+            if x._st.ctx is not self.ctx:
                 raise _errors.refuse(_errors.EINVAL, f"{who}: argument {i} is an array of "
                                                      "another context")
-            if x._b.is_view:
+            if x.is_view:
                 raise _errors.refuse(_errors.EINVAL, f"{who}: argument {i} is a view; kernels "
                                                      "take whole arrays (pass view.copy())")
-            check(lib.clrt_kernel_set_buffer(h, i, x._b.handle(who)))
+            check(lib.clrt_kernel_set_buffer(h, i, x._st.handle(who)))
         elif isinstance(x, LocalMemory):
             check(lib.clrt_kernel_set_local(h, i, x.nbytes))
         elif isinstance(x, np.generic) and x.dtype.kind in "biuf":

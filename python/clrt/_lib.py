@@ -73,6 +73,7 @@ _PROTOTYPES = {
     "clrt_error_message": (ctypes.c_char_p, []),
     "clrt_live_objects": (ctypes.c_long, []),
     "clrt_device_list": (I, [ctypes.POINTER(DeviceInfo), S, c_size_p]),
+    "clrt_device_select": (I, [ctypes.c_char_p, ctypes.POINTER(DeviceInfo)]),
     "clrt_device_is_emulator": (I, [ctypes.POINTER(DeviceInfo)]),
     "clrt_device_type_name": (ctypes.c_char_p, [I]),
     "clrt_context_create": (I, [c_void_pp, ctypes.c_char_p]),

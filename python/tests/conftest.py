@@ -68,3 +68,18 @@ def pytest_sessionfinish(session, exitstatus):
     if live != 0:
         session.exitstatus = 1
         print("FAILED: the binding leaked clrt handles")
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """PyTorch, the reference for tensors and autograd. CI installs it (Debian's python3-torch,
+    tools/setup-debian.sh) and ctest sets CLRT_TEST_REQUIRE_TORCH=1 where configuring found
+    it, so that there a missing PyTorch fails the suite instead of skipping comparisons."""
+    try:
+        import torch as t
+    except ImportError:
+        if os.environ.get("CLRT_TEST_REQUIRE_TORCH") == "1":
+            pytest.fail("CLRT_TEST_REQUIRE_TORCH=1 and PyTorch does not import")
+        pytest.skip("PyTorch is not installed (apt-get install python3-torch)")
+    t.manual_seed(0)
+    return t

@@ -72,7 +72,6 @@ def test_reshape_is_a_view_where_memory_allows(ctx, rng):
     for name, a in layouts(ctx, x):
         r = a.reshape(17, 7)
         view = name in ("plain", "rows")
-        assert r.is_view, name  # user kernels refuse it, as any view (pass r.copy())
         r[2:4, 1:5] = -1.0  # a window of the new shape, written
         want = x.copy()
         if view:
@@ -93,27 +92,28 @@ def test_reshape_outlives_and_closes(ctx, rng):
     x = values(rng, (7, 17), np.float64)
     a = clrt.to_device(x, ctx=ctx)
     r = a.reshape(-1, 7)
-    a.close()
+    del a
     np.testing.assert_array_equal(r.get(), x.reshape(-1, 7))  # it kept the memory alive
+    r.close()  # frees the memory of every tensor sharing it
     with pytest.raises(clrt.Error, match="after it was closed"):
-        a.reshape(17, 7)
+        r.reshape(17, 7).get()
 
 
 def test_reshape_refusals(ctx):
     a = clrt.to_device(np.ones((6, 4), np.float32), ctx=ctx)
-    cases = [((5, 5), "CLRT_ESHAPE", "24 elements does not fit"),
-             ((7, -1), "CLRT_ESHAPE", "does not fit"),
-             ((2, 3, 4), "CLRT_ESHAPE", "3 dimensions"),
-             ((-1, -1), "CLRT_EINVAL", "more than one -1"),
-             ((0, 24), "CLRT_EINVAL", "zero or negative"),
-             ((-2, -12), "CLRT_EINVAL", "zero or negative"),
-             ((2.0, 12), "CLRT_EINVAL", "must be ints"),
-             ("24", "CLRT_EINVAL", "must be ints"),
-             ((), "CLRT_ESHAPE", "does not fit")]
-    for shape, name, phrase in cases:
-        with pytest.raises(clrt.Error, match=phrase) as e:
+    np.testing.assert_array_equal(a.reshape(2, 3, 4).get(), np.ones((2, 3, 4)))  # N-D
+    cases = [((5, 5), "CLRT_ESHAPE", "invalid for input of size 24", RuntimeError),
+             ((7, -1), "CLRT_ESHAPE", "invalid for input of size 24", RuntimeError),
+             ((-1, -1), "CLRT_EINVAL", "only one dimension can be inferred", RuntimeError),
+             ((0, 24), "CLRT_EINVAL", "never empty", RuntimeError),
+             ((-2, -12), "CLRT_EINVAL", "negative dimension", RuntimeError),
+             ((2.0, 12), "CLRT_EINVAL", "must be ints", TypeError),
+             ("24", "CLRT_EINVAL", "must be ints", TypeError),
+             ((), "CLRT_ESHAPE", "invalid for input of size 24", RuntimeError)]
+    for shape, name, phrase, kind in cases:
+        with pytest.raises(kind, match=phrase) as e:
             a.reshape(shape)
-        assert e.value.name == name, shape
+        assert isinstance(e.value, clrt.Error) and e.value.name == name, shape
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -148,7 +148,7 @@ def test_mean_vectors(ctx, rng, dtype, n):
 def test_mean_refusals(ctx):
     a = clrt.to_device(np.ones((3, 4), np.float32), ctx=ctx)
     for bad in (2, -3, "x"):
-        with pytest.raises(clrt.Error, match="axis"):
+        with pytest.raises((IndexError, TypeError), match="axis"):
             a.mean(axis=bad)
     with pytest.raises(clrt.Error, match="astype") as e:
         clrt.to_device(np.ones(5, np.int32), ctx=ctx).mean()
@@ -184,7 +184,8 @@ def test_astype_truncates_and_copies(ctx):
 
 def test_astype_refusals(ctx):
     a = clrt.to_device(np.ones(3), ctx=ctx)
-    for bad in (np.int64, np.float16, bool, "x"):
-        with pytest.raises(clrt.Error) as e:
+    for bad in (np.float16, np.uint8, "x"):
+        with pytest.raises(TypeError) as e:
             a.astype(bad)
         assert e.value.name == "CLRT_EINVAL"
+    assert a.astype(np.int64).dtype == np.int64 and a.astype(bool).get().tolist() == [True] * 3
