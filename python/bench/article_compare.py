@@ -174,7 +174,7 @@ def main(argv=None):
     torch_env = dict(os.environ, **openblas_env(build))
     found = pytorches(args.pythons.split(), args.torch_threads)
     me = [sys.executable, str(pathlib.Path(__file__).resolve())]
-    rows = []
+    print_header(len(found), args.reps)
     for batch, n in sizes:
         c, f, t = [], [], [[] for _ in found]
         for _ in range(args.reps):
@@ -194,24 +194,28 @@ def main(argv=None):
                                         "--torch-threads", str(args.torch_threads)], torch_env))
                 if ips:
                     t[i].append(ips)
-        rows.append((batch, n, median_of(c), median_of(f), [median_of(v) for v in t]))
-        print_table(rows, len(found), args.reps)
+        print_row(batch, n, median_of(c), median_of(f), [median_of(v) for v in t])
     return 0
 
 
-def print_table(rows, npy, reps):
+def print_header(npy, reps):
     head = f"\n{'batch':>5} {'images':>7} {'clrt-train/s':>13} {'front/s':>9} {'x train':>8}"
     for i in range(npy):
         head += f" {'pytorch%d/s' % (i + 1):>11} {'front x':>8}"
-    print(head + f"   (medians of {reps})")
-    fmt = lambda v: f"{v:.0f}" if v else "failed"
-    ratio = lambda a, b: f"{a / b:.2f}" if a and b else "-"
-    for batch, n, c, f, ts in rows:
-        line = f"{batch:>5} {n:>7} {fmt(c):>13} {fmt(f):>9} {ratio(f, c):>8}"
-        for t in ts:
-            line += f" {fmt(t):>11} {ratio(f, t):>8}"
-        print(line)
-    sys.stdout.flush()
+    print(head + f"   (images/s: medians of {reps}; x: the front's ratio to it)")
+
+
+def print_row(batch, n, c, f, ts):
+    def fmt(v):
+        return f"{v:.0f}" if v else "failed"
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if a and b else "-"
+
+    line = f"{batch:>5} {n:>7} {fmt(c):>13} {fmt(f):>9} {ratio(f, c):>8}"
+    for t in ts:
+        line += f" {fmt(t):>11} {ratio(f, t):>8}"
+    print(line, flush=True)
 
 
 if __name__ == "__main__":

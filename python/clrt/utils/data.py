@@ -366,7 +366,7 @@ class DataLoader:
         tensors = [T.batch_tensor(h, like) for h, like in gather(np.concatenate(pending))]
         at = 0
         for idx in pending:
-            yield [t[at:at + len(idx)] for t in tensors]
+            yield [T.rows(t, at, len(idx)) for t in tensors]
             at += len(idx)
 
     def _iter_stream(self):
