@@ -238,3 +238,39 @@ def test_refusals():
     p.grad = clrt.zeros(4)
     with pytest.raises(RuntimeError, match=r"shape \(3,\) has shape \(4,\)"):
         opt.step()
+
+
+SCHEDULES = {
+    "StepLR": (dict(step_size=3, gamma=0.5), lambda t: 0.1 * 0.5 ** (t // 3)),
+    "MultiStepLR": (dict(milestones=[2, 5, 5], gamma=0.1), lambda t: 0.1 * 0.1 ** sum(m <= t for m in (2, 5, 5))),
+    "ExponentialLR": (dict(gamma=0.9), lambda t: 0.1 * 0.9 ** t),
+    "CosineAnnealingLR": (dict(T_max=5, eta_min=0.01),
+                          lambda t: 0.01 + 0.09 * (1 + np.cos(np.pi * t / 5)) / 2),
+    "LambdaLR": (dict(lr_lambda=lambda t: 1 / (1 + t)), lambda t: 0.1 / (1 + t)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULES))
+def test_lr_schedulers(name):
+    kw, closed = SCHEDULES[name]
+    opt = optim.SGD([clrt.nn.Parameter(clrt.zeros(2))], lr=0.1)
+    sched = getattr(optim.lr_scheduler, name)(opt, **kw)
+    seen = []
+    for t in range(12):
+        seen.append(opt.param_groups[0]["lr"])
+        assert sched.get_last_lr() == [seen[-1]]
+        opt.step()
+        sched.step()
+    horizon = 6 if name == "CosineAnnealingLR" else 12  # then it climbs back, as PyTorch's
+    np.testing.assert_allclose(seen[:horizon], [closed(t) for t in range(horizon)], rtol=1e-12)
+    state = sched.state_dict()
+    assert state["last_epoch"] == 12 and "optimizer" not in state
+    if torch is not None:
+        topt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(2))], lr=0.1)
+        tsched = getattr(torch.optim.lr_scheduler, name)(topt, **kw)
+        want = []
+        for t in range(12):
+            want.append(topt.param_groups[0]["lr"])
+            topt.step()
+            tsched.step()
+        np.testing.assert_allclose(seen, want, rtol=1e-12)

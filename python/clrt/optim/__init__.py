@@ -4,10 +4,13 @@
     optimizer.zero_grad(); loss.backward(); optimizer.step()
 
 Each step updates a parameter with one device kernel (the library's SGD, or a kernel
-of clrt.optim._kernels), PyTorch's formulas in the parameter's dtype.
+of clrt.optim._kernels), PyTorch's formulas in the parameter's dtype;
+optim.lr_scheduler has PyTorch's StepLR, MultiStepLR, ExponentialLR,
+CosineAnnealingLR and LambdaLR.
 """
+from . import lr_scheduler
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
