@@ -2,13 +2,13 @@
 
     python3 examples/python/article_cnn.py [--data MNIST_DIR] [--limit N] [--epochs E]
                                            [--batch B] [--device SELECTOR]
-    python3 examples/python/article_cnn.py --compare     # python/bench/article_compare.py
+    python3 examples/python/article_cnn.py --compare [OPTIONS]  # python/bench/article_compare.py
 
 trainloader holds Fashion-MNIST's training images (Debian's dataset-fashion-mnist), or
 MNIST's from --data DIR (the IDX files, plain or .gz), first --limit N of them; device
 is torch.device() (the default device; --device or CLRT_DEVICE picks another). The
 code between the two marker lines is the article's, character for character
-(tests/test_article.py checks it against docs/python.md and runs it); --epochs E
+(python/tests/test_article.py checks it against docs/python.md and runs it); --epochs E
 other than its 2 runs that text with range(E) in place of range(2). After it, the
 network classifies the test set.
 """
@@ -46,7 +46,7 @@ def options(argv=None):
     ap.add_argument("--batch", type=int, default=4, help="batch size (the article's: 4)")
     ap.add_argument("--device", help="a device selector (as CLRT_DEVICE)")
     ap.add_argument("--compare", action="store_true",
-                    help="run python/bench/article_compare.py (its options after --)")
+                    help="run python/bench/article_compare.py instead, with the other options")
     return ap.parse_known_args(argv)
 
 
@@ -81,7 +81,7 @@ args, rest = options()
 if args.compare:
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "bench"))
     import article_compare
-    sys.exit(article_compare.main(rest))
+    sys.exit(article_compare.main([a for a in sys.argv[1:] if a != "--compare"]))
 if rest:
     sys.exit(f"article_cnn.py: unknown arguments: {' '.join(rest)}")
 trainloader, testset = loaders(args.data, args.limit, args.batch)

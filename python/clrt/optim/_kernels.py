@@ -111,6 +111,10 @@ class Launch:
         self.kernel = _program(ctx, self.dtype).kernel(name)
         self.real = ctypes.c_double if self.dtype == np.float64 else ctypes.c_float
         self.last = {}
+        # work-groups of 64 (or the most this kernel runs with here: llvmpipe takes 32),
+        # the global size rounded up to them and the extra work-items returning at once;
+        # the driver's own choice for a 1-D launch can be far slower
+        self.local = (ctypes.c_size_t * 1)(max(1, min(64, self.kernel.work_group_size)))
 
     def tensor(self, i, t):
         """Arguments i and i + 1: a contiguous tensor's storage and element offset."""
@@ -139,11 +143,9 @@ class Launch:
         self._scalar(i, int(value), ctypes.c_uint64)
 
     def run(self, n):
-        # work-groups of 64 (the global size rounded up to them; the kernels skip the
-        # extra work-items): the driver's own choice for a 1-D launch can be far slower
-        size, local = (ctypes.c_size_t * 1)(n), (ctypes.c_size_t * 1)(64)
+        size = (ctypes.c_size_t * 1)(n)
         check(lib.clrt_kernel_launch_rounded(self.ctx._handles("optimizer step")[1],
-                                             self.kernel.ptr, 1, size, local))
+                                             self.kernel.ptr, 1, size, self.local))
 
 
 class LibraryStep:
