@@ -1,6 +1,7 @@
 #!/bin/bash
 # libFuzzer (clang, with ASan+UBSan): each target (the selector, the API,
-# the tuned-file parser, clrt-train's IDX and state-file readers) for a
+# the tuned-file parser, clrt-train's IDX and state-file readers; and, under
+# atheris, the Python package's shape/index normaliser) for a
 # bounded time ($CLRT_FUZZ_SECONDS each, default 30), starting from the kept
 # corpus in tests/fuzz/corpus. New inputs go to the build folder, not the repository;
 # a crash, a sanitizer report or a contract violation fails the run and
@@ -25,4 +26,17 @@ for t in $targets; do
     echo "fuzz_$t: $(grep -E 'stat::number_of_executed_units' "$b/fuzz-$t.log" | awk '{print $2}') executions" \
          "in ${seconds} s, $(ls "$b/corpus-$t" | wc -l) new inputs"
 done
-ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file)"
+# The Python package's shape/index normaliser under atheris (libFuzzer for Python, from
+# PyPI, in a venv of its own), against numpy's indexing (tests/fuzz/fuzz_py_index.py).
+# The normaliser is pure Python: it runs on the plain build's libclrt (the package loads
+# one on import), which the README test command made before this step.
+venv=$b/pyvenv-atheris
+/usr/bin/python3 -m venv "$venv" && "$venv/bin/pip" install -q atheris numpy
+rm -rf "$b/corpus-py_index" && mkdir -p "$b/corpus-py_index"
+CLRT_LIBRARY=$ci_root/build/libclrt.so PYTHONPATH=$ci_root/python \
+    "$venv/bin/python" tests/fuzz/fuzz_py_index.py --atheris -max_total_time="$seconds" \
+    -artifact_prefix="$b/artifacts/py_index-" "$b/corpus-py_index" tests/fuzz/corpus/py_index \
+    2>"$b/fuzz-py_index.log" || { tail -60 "$b/fuzz-py_index.log"; exit 1; }
+echo "fuzz_py_index: $(grep -oE '^Done [0-9]+ runs' "$b/fuzz-py_index.log" | awk '{print $2}')" \
+     "executions in ${seconds} s, $(ls "$b/corpus-py_index" | wc -l) new inputs"
+ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file) and atheris (Python index normaliser)"

@@ -41,7 +41,7 @@ class _Buffer:
         # elements from a row to the next, as the library keeps it: the parent's for a
         # view, cols for a buffer or a reshape; rows == 1 or ld == cols is one run of memory
         self.ld = cols if ld is None else ld
-        ctx._owned[id(self)] = weakref.ref(self)
+        ctx._owned[id(self)] = (weakref.ref(self), ptr, lib.clrt_buffer_destroy)
 
     @property
     def one_run(self):
@@ -65,6 +65,11 @@ class _Buffer:
         if ptr is None:
             return
         ctx = self.ctx
+        if ctx._ctx is None:
+            # the context was closed while this buffer was unreachable (both in one reference
+            # cycle): close() destroyed the handle through its record, not through us
+            self.ptr = None
+            return
         nbytes = self.rows * self.cols * self.dtype.itemsize
         if self.is_view or ctx._ctx is None or ctx._pool_bytes + nbytes > POOL_BYTES:
             self._release()
@@ -85,8 +90,13 @@ def new(ctx, rows, cols, dtype, who):
     c, _ = ctx._handles(who)
     free = ctx._pool.get((rows, cols, dtype))
     if free:
-        ctx._pool_bytes -= rows * cols * dtype.itemsize
-        return _Buffer(ctx, free.pop(), rows, cols, dtype)
+        try:
+            ptr = free.pop()  # another thread may have taken the last one since
+        except IndexError:
+            ptr = None
+        if ptr is not None:
+            ctx._pool_bytes -= rows * cols * dtype.itemsize
+            return _Buffer(ctx, ptr, rows, cols, dtype)
     out = ctypes.c_void_p()
     check(lib.clrt_buffer_create(ctypes.byref(out), c, code, rows, cols))
     return _Buffer(ctx, out.value, rows, cols, dtype)

@@ -72,7 +72,11 @@ class Context:
             lib.clrt_context_destroy(ctx)
             raise err
         self._ctx, self._q = ctx, q
-        self._owned = {}  # id -> weakref of an object with _release(), in creation order
+        # id -> (weakref, handle, destroy function) of every array, program and kernel, in
+        # creation order: the handle is kept beside the weakref because an object collected
+        # in one reference cycle with its context is unreachable by its weakref when the
+        # context's close() runs, and its handle must still be destroyed before the context
+        self._owned = {}
         self._pool, self._pool_bytes = {}, 0  # freed buffers kept for reuse (_buffer.py)
         self._scalars = {}  # (dtype, value) -> 1-element tensor holding it (a op scalar)
         self._klock = threading.Lock()  # the binding's kernels: arguments and launch (_strided)
@@ -88,7 +92,7 @@ class Context:
         return self._ctx, self._q
 
     def _adopt(self, obj):
-        self._owned[id(obj)] = weakref.ref(obj)
+        self._owned[id(obj)] = (weakref.ref(obj), obj.ptr, type(obj)._destroy)
 
     def _forget(self, obj):
         self._owned.pop(id(obj), None)
@@ -110,10 +114,12 @@ class Context:
         self._scalars.clear()
         owned = list(self._owned.values())
         self._owned.clear()
-        for ref in reversed(owned):
+        for ref, ptr, destroy in reversed(owned):
             obj = ref()
             if obj is not None:
                 obj._release()
+            else:
+                destroy(ptr)  # collected in a cycle with this context: its __del__ skips it
         self.trim()
         ctx, q = self._ctx, self._q
         self._ctx = self._q = None
@@ -168,12 +174,20 @@ def _error_now(status):
 _live = weakref.WeakSet()
 
 
-@atexit.register
 def _close_all():
-    """At exit, every context still open is closed (its arrays first): nothing is left
-    for the driver to tear down behind the library's back."""
+    """Close every context still open (its arrays first)."""
     for ctx in list(_live):
         ctx.close()
+
+
+@atexit.register
+def _close_at_exit():
+    """At exit, every context still open is closed, so that nothing is left for the driver
+    to tear down behind the library's back; first, calls other threads (daemons still
+    computing) have in the library finish, and their later calls never start (_lib)."""
+    from ._lib import begin_exit
+    begin_exit()
+    _close_all()
 
 
 _default = None

@@ -26,14 +26,25 @@ def _special(v):
     return None
 
 
+def _padded(fmt, values):
+    """fmt with every value right-aligned to the widest one (PyTorch's columns)."""
+    width = max((len(fmt(v)) for v in values), default=0)
+    return lambda v: fmt(v).rjust(width)
+
+
 def values_text(host, indent):
+    flat = host.ravel()
+    if flat.size > 1000:  # summarised: only the edges are printed, and set the width
+        flat = np.concatenate([flat[:3], flat[-3:]])
     if host.dtype.kind == "f":
         fmt = _float_formatter(host.astype(np.float64).ravel())
-        kw = {"formatter": {"float_kind": fmt}}
+        f64 = flat.astype(np.float64)
+        kw = {"formatter": {"float_kind": _padded(fmt, f64[np.isfinite(f64)])}}
     elif host.dtype.kind == "b":
         kw = {"formatter": {"bool": lambda v: "True" if v else "False"}}
+        kw["formatter"]["bool"] = _padded(kw["formatter"]["bool"], flat)
     else:
-        kw = {}
+        kw = {"formatter": {"int": _padded(str, flat.tolist())}}
     return np.array2string(host, separator=", ", prefix=" " * indent, threshold=1000,
                            edgeitems=3, max_line_width=80, **kw)
 

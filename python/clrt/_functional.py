@@ -115,8 +115,8 @@ def linear(x, weight, bias=None):
     who = "linear"
     for t in (x, weight) + ((bias,) if bias is not None else ()):
         _tensor_arg(t, who)
-    _pair_dtypes(who, x, weight, bias)
     _float_arg(x, who, "input")
+    _pair_dtypes(who, x, weight, bias)
     if weight.ndim != 2 or x.ndim < 1 or x._shape[-1] != weight._shape[1]:
         raise _errors.shape_error(
             f"linear: mat1 and mat2 shapes cannot be multiplied "
@@ -162,8 +162,8 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     who = "conv2d"
     for t in (x, weight) + ((bias,) if bias is not None else ()):
         _tensor_arg(t, who)
-    _pair_dtypes(who, x, weight, bias)
     _float_arg(x, who, "input")
+    _pair_dtypes(who, x, weight, bias)
     stride = _positive(_pair(stride, who, "stride"), who, "stride")
     padding = _pair(padding, who, "padding")
     if padding < 0:

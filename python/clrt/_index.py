@@ -48,6 +48,12 @@ def normalize(key, shape, strides=None):
         raise _errors.index_error(f"too many indices for tensor of dimension {len(shape)} "
                                   f"(got {consumed})")
     out_shape, out_strides, off, d = [], [], 0, 0
+    # numpy's bool scalars: together one new axis (length 1 when all are True); with them,
+    # ints count as advanced too, and the axis goes where the first of those stood, or
+    # first when they are not next to each other in the index
+    bools = [k for k in key if isinstance(k, (bool, np.bool_))]
+    adv = [i for i, k in enumerate(key) if isinstance(k, (bool, np.bool_)) or _is_int(k)]
+    adv_pos = None
     for k in key:
         if k is None:
             out_shape.append(1)
@@ -58,12 +64,9 @@ def normalize(key, shape, strides=None):
             out_strides.extend(strides[d:d + n])
             d += n
         elif isinstance(k, (bool, np.bool_)):
-            if not k:
-                raise _errors.index_error("index False selects no elements; clrt tensors are "
-                                          "never empty")
-            out_shape.append(1)  # numpy and PyTorch: True is a new axis of length 1
-            out_strides.append(0)
+            adv_pos = len(out_shape) if adv_pos is None else adv_pos
         elif _is_int(k):
+            adv_pos = len(out_shape) if adv_pos is None else adv_pos
             n, i = shape[d], int(k)
             if not -n <= i < n:
                 raise _errors.index_error(f"index {i} is out of bounds for dimension {d} with "
@@ -79,6 +82,13 @@ def normalize(key, shape, strides=None):
             _refuse(k)
     out_shape.extend(shape[d:])
     out_strides.extend(strides[d:])
+    if bools:
+        if not all(bools):
+            raise _errors.index_error("index False selects no elements; clrt tensors are "
+                                      "never empty")
+        at = adv_pos if adv[-1] - adv[0] == len(adv) - 1 else 0
+        out_shape.insert(at, 1)
+        out_strides.insert(at, 0)
     return tuple(out_shape), tuple(out_strides), off
 
 

@@ -66,6 +66,9 @@ class _Handle:
 
     def __del__(self):
         if getattr(self, "ptr", None) is not None:
+            if self.ctx.closed:  # destroyed by the context's close(), as _buffer.py says
+                self.ptr = None
+                return
             self._release()
 
 

@@ -44,6 +44,11 @@ def _grad_for(g, x):
     """g as the gradient of input x (its shape and dtype), or None when x needs none."""
     if not _wants(x):
         return None
+    return _shaped(g, x)
+
+
+def _shaped(g, x):
+    """g summed to x's shape and in x's dtype (x: an input or its saved alias)."""
     g = sum_to(g, x._shape)
     return _ops.cast(g, x.dtype) if g.dtype is not x.dtype else g
 
@@ -75,7 +80,9 @@ def sub(a, b, alpha=1, out=None):
 def mul(a, b, out=None):
     _no_out_grad(out, a, b)
     r = _ops.binary(S.B_MUL, a, b, out, "clrt.mul")
-    sa, sb = _save(a), _save(b)
+    # each input's gradient needs the other: saved only where that gradient is wanted
+    sa = _save(a) if _wants(b) else None
+    sb = _save(b) if _wants(a) else None
     return record("MulBackward0", r, (a, b),
                   lambda g: (_grad_for(g * sb, a) if _wants(a) else None,
                              _grad_for(g * sa, b) if _wants(b) else None),
@@ -92,7 +99,8 @@ def div(a, b, rounding_mode=None, out=None):
         raise _errors.value_error(f"div expected rounding_mode to be one of None, 'trunc', or "
                                   f"'floor' but found '{rounding_mode}'")
     r = _ops.binary(S.B_DIV, a, b, out, "clrt.div")
-    sa, sb = _save(a), _save(b)
+    sa = _save(a) if _wants(b) else None
+    sb = _save(b)
     return record("DivBackward0", r, (a, b),
                   lambda g: (_grad_for(g / sb, a) if _wants(a) else None,
                              _grad_for(-g * sa / (sb * sb), b) if _wants(b) else None),
@@ -115,9 +123,12 @@ def pow(a, b, out=None):  # noqa: A001
                       lambda g: (_grad_for(g * b * pow(sa, b - 1), a),), [sa])
     r = _ops.binary(S.B_POW, a, b, out, "clrt.pow")
     sa, sb, sr = _save(a), _save(b), _save(r)
+
+    def log_base():
+        return log(sa) if isinstance(sa, Tensor) else float(np.log(sa))
     return record("PowBackward1", r, (a, b),
                   lambda g: (_grad_for(g * sb * pow(sa, sb - 1), a) if _wants(a) else None,
-                             _grad_for(g * sr * log(sa), b) if _wants(b) else None),
+                             _grad_for(g * sr * log_base(), b) if _wants(b) else None),
                   [x for x in (sa, sb, sr) if isinstance(x, Tensor)])
 
 
@@ -513,8 +524,8 @@ def matmul(a, b, out=None):
             g2 = unsqueeze(g2, -2)
         if sb.ndim == 1:
             g2 = unsqueeze(g2, -1)
-        ga = _grad_for(matmul(g2, transpose(b2, -1, -2)), a2) if _wants(a) else None
-        gb = _grad_for(matmul(transpose(a2, -1, -2), g2), b2) if _wants(b) else None
+        ga = _shaped(matmul(g2, transpose(b2, -1, -2)), a2) if _wants(a) else None
+        gb = _shaped(matmul(transpose(a2, -1, -2), g2), b2) if _wants(b) else None
         if ga is not None and sa.ndim == 1:
             ga = reshape(ga, sa._shape)
         if gb is not None and sb.ndim == 1:

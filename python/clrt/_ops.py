@@ -70,15 +70,14 @@ def _geo(t, shape=None):
 def broadcast_shapes(sa, sb, who):
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
-    out = []
-    for i, (x, y) in enumerate(zip(pa, pb)):
+    for i in range(n - 1, -1, -1):  # PyTorch names the last dimension that differs
+        x, y = pa[i], pb[i]
         if x != y and x != 1 and y != 1:
             raise _errors.shape_error(
                 f"{who}: The size of tensor a ({x}) must match the size of tensor b ({y}) at "
                 f"non-singleton dimension {i} (shapes {tuple(sa)} and {tuple(sb)} do not "
                 "broadcast)")
-        out.append(max(x, y))
-    return tuple(out)
+    return tuple(max(x, y) for x, y in zip(pa, pb))
 
 
 def span(t):
