@@ -11,7 +11,6 @@ lists, tuples, numbers, strings, booleans, None). Loading reads no code: every e
 is read with allow_pickle=False, each entry's CRC-32 is checked, and a file that is
 not such an archive, or is damaged or cut short, is a RuntimeError that names it.
 """
-import io
 import json
 import math
 import numbers

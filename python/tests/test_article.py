@@ -10,7 +10,6 @@ import sys
 import types
 
 import numpy as np
-import pytest
 
 import clrt
 import clrt.nn

@@ -4,7 +4,6 @@ and on damaged ones, each refused whole with the reason."""
 import gzip
 import re
 import struct
-import zlib
 
 import numpy as np
 import pytest

@@ -1,13 +1,11 @@
 """What clrt.nn, clrt.optim, clrt.utils and clrt.save need of clrt.Tensor, in one place:
 the tensor API by its public names, and the few storage facts (the buffer handle, the
 element offset, the version counter) that the optimizers' kernels need."""
-import numbers
-
 import numpy as np
 
 from .. import _create, _device, _dtype as _dt, _math, _random
-from .._autograd import enable_grad, no_grad
-from .._tensor import Parameter, Size, Tensor, view_of
+from .._autograd import enable_grad, no_grad  # noqa: F401  (T.enable_grad: the optimizers)
+from .._tensor import Parameter, Size, Tensor, view_of  # noqa: F401  (T.Parameter: nn)
 
 
 def _dtype(dtype):

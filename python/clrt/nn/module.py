@@ -11,10 +11,6 @@ __getattr__): `self.conv1` is then a plain attribute read, which a training step
 dozens of times. __setattr__ and __delattr__ keep the two in step.
 """
 import collections
-import itertools
-import math
-
-import numpy as np
 
 from . import _bridge as T
 
