@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import clrt
+import clrt.utils.data as data_module
 from clrt.utils.data import (BatchSampler, DataLoader, Dataset, FashionMNIST, MNIST,
                              RandomSampler, SequentialSampler, Subset, TensorDataset,
                              default_collate, random_split, read_idx)
@@ -35,6 +36,28 @@ def test_batches_in_order():
     assert len(dropped) == 2 and [len(b[1]) for b in dropped] == [4, 4]
     one = DataLoader(ds, batch_size=None)  # no batching: the items themselves
     assert len(one) == 10 and tuple(next(iter(one))[0].shape) == (3,)
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 100, 1000, 1 << 20])
+def test_batches_sent_in_chunks(chunk_bytes, monkeypatch):
+    """The rows go to the device many batches at a time (a chunk of at most CHUNK_BYTES,
+    at least one batch): whatever the chunks, the batches are the items' rows, each
+    one a tensor of its own rows, as collating item by item gives them."""
+    monkeypatch.setattr(data_module, "CHUNK_BYTES", chunk_bytes)
+    x, y, ds = numbered(23, 5)  # 20 + 8 bytes a row: 100 bytes hold 3 rows
+    clrt.manual_seed(2)
+    order = [b for b in BatchSampler(RandomSampler(ds), 4, False)]
+    clrt.manual_seed(2)
+    batches = list(DataLoader(Subset(ds, list(range(23))), batch_size=4, shuffle=True))
+    assert [len(b[1]) for b in batches] == [4, 4, 4, 4, 4, 3]
+    for idx, (inputs, labels) in zip(order, batches):
+        assert tuple(inputs.shape) == (len(idx), 5) and inputs.is_contiguous()
+        np.testing.assert_array_equal(inputs.numpy(), x[idx])
+        np.testing.assert_array_equal(labels.numpy(), y[idx])
+        itemwise = default_collate([ds[i] for i in idx])
+        np.testing.assert_array_equal(itemwise[0].numpy(), inputs.numpy())
+    inputs.mul_(0)  # a batch is its own rows: the others keep theirs
+    np.testing.assert_array_equal(batches[0][0].numpy(), x[order[0]])
 
 
 def test_shuffle_is_a_seeded_permutation():
