@@ -297,3 +297,37 @@ def test_layers_take_pytorchs_arguments_and_refuse_the_rest():
         nn.Conv2d(3, 4, 3, groups=2)
     with pytest.raises(ValueError, match="is not a valid value for reduction"):
         nn.CrossEntropyLoss(reduction="average")
+
+
+def test_to_another_device():
+    """A second context stands for a second device: the parameters and their gradients
+    move (the Parameter objects kept), the state dict loads across, and an optimizer
+    whose state stayed behind says so, as PyTorch does."""
+    other = clrt.Context()
+    try:
+        dev = clrt.device(other)
+        net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+        params = list(net.parameters())
+        opt = clrt.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+        x = clrt.randn(5, 4)
+        net(x).sum().backward()
+        opt.step()
+        values = [p.detach().numpy() for p in params]
+        grads = [p.grad.numpy() for p in params]
+        assert net.to(dev) is net and list(net.parameters()) == params
+        for p, v, g in zip(params, values, grads):
+            assert p.device == dev and p.grad.device == dev
+            np.testing.assert_array_equal(p.detach().numpy(), v)
+            np.testing.assert_array_equal(p.grad.numpy(), g)
+        with clrt.no_grad():
+            y = net(x.to(dev))
+        assert y.device == dev
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            opt.step()  # its momentum buffers are on the first device
+        clrt.optim.SGD(net.parameters(), lr=0.1, momentum=0.9).step()
+        here = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+        here.load_state_dict(net.state_dict())
+        for a, b in zip(here.parameters(), params):
+            np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+    finally:
+        other.close()  # its tensors' memory with it

@@ -278,6 +278,16 @@ def same_layout(g, p):
         g._st.ctx is p._st.ctx
 
 
+def check_state(who, p, state):
+    """Every tensor of a parameter's optimizer state on the parameter's device (PyTorch
+    raises the same RuntimeError for a model moved after its optimizer was made)."""
+    for name, t in state.items():
+        if isinstance(t, Tensor) and t._st.ctx is not p._st.ctx:
+            raise RuntimeError(f"{who}: Expected all tensors to be on the same device: the "
+                               f"parameter is on {p.device} and its {name} on {t.device} "
+                               "(move the model before making its optimizer)")
+
+
 def handle(t):
     """The clrt_buffer handle of a contiguous tensor as its matrix (the library's calls)."""
     return t._handle("optimizer step")

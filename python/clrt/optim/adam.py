@@ -48,6 +48,7 @@ class Adam(Optimizer):
     def _update(self, p, g, group):
         g = T.check_step_operands(type(self).__name__, p, g)
         state = self.state[p]
+        T.check_state(type(self).__name__, p, state)
         if not state:
             state["step"] = 0.0
             state["exp_avg"] = T.zeros_like(p)

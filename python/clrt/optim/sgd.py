@@ -57,6 +57,7 @@ class SGD(Optimizer):
         state = self.state[p]
         if ready is None or not ready.fits(p, state, mu):
             g = T.check_step_operands("SGD", p, g)
+            T.check_state("SGD", p, state)
             if mu != 0 and state.get("momentum_buffer") is None:
                 state["momentum_buffer"] = T.zeros_like(p)
             ready = self._ready[id(p)] = _kernels.LibraryStep(p, state.get("momentum_buffer")
@@ -69,6 +70,7 @@ class SGD(Optimizer):
         """The other forms (dampening, Nesterov, maximize): this module's kernel."""
         g = T.check_step_operands("SGD", p, g)
         mu = group["momentum"]
+        T.check_state("SGD", p, self.state[p])
         state = self.state[p]
         buf = state.get("momentum_buffer") if mu != 0 else None
         first = mu != 0 and buf is None
