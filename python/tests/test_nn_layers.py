@@ -159,3 +159,32 @@ def test_article_network_against_pytorch(batch, dtype, rng):
         opt_t.step()
         for p, pt in zip(net.parameters(), ref.parameters()):
             close(p, pt, dtype, **loose)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf")])
+@pytest.mark.parametrize("max_norm", [0.5, 1e3])
+def test_clip_grad_norm(norm_type, max_norm, rng):
+    grads = [rng.uniform(-1, 1, s) for s in ((7, 17), (5,), (2, 3, 4))]
+    params = [nn.Parameter(clrt.zeros(g.shape, dtype=clrt.float64)) for g in grads]
+    for p, g in zip(params, grads):
+        p.grad = clrt.from_numpy(g)
+    total = nn.utils.clip_grad_norm_(params, max_norm, norm_type)
+    flat = np.concatenate([g.ravel() for g in grads])
+    want = np.abs(flat).max() if np.isinf(norm_type) else (np.abs(flat) ** norm_type).sum() ** (1 / norm_type)
+    close(total, want, np.float64)
+    scale = min(1.0, max_norm / (want + 1e-6))
+    for p, g in zip(params, grads):
+        close(p.grad, g * scale, np.float64)
+    if torch is not None:
+        tparams = [torch.nn.Parameter(torch.zeros(g.shape, dtype=torch.float64)) for g in grads]
+        for p, g in zip(tparams, grads):
+            p.grad = torch.from_numpy(g.copy())
+        close(total, torch.nn.utils.clip_grad_norm_(tparams, max_norm, norm_type), np.float64)
+        for p, pt in zip(params, tparams):
+            close(p.grad, pt.grad, np.float64)
+    nn.utils.clip_grad_value_(params, 0.1)
+    for p, g in zip(params, grads):
+        close(p.grad, np.clip(g * scale, -0.1, 0.1), np.float64)
+    params[0].grad = clrt.from_numpy(np.full((7, 17), np.inf))
+    with pytest.raises(RuntimeError, match="is non-finite, so it cannot be clipped"):
+        nn.utils.clip_grad_norm_(params, 1.0, error_if_nonfinite=True)

@@ -16,7 +16,7 @@ clrt.manual_seed makes it repeat); a state dict uses PyTorch's names and loads
 PyTorch's. docs/python.md has the reference.
 """
 from .._tensor import Parameter
-from . import functional, init
+from . import functional, init, utils
 from .layers import (Conv2d, Dropout, Flatten, Identity, Linear, LogSoftmax, MaxPool2d,
                      ModuleList, ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .loss import CrossEntropyLoss, MSELoss
@@ -24,4 +24,4 @@ from .module import Module
 
 __all__ = ["Module", "Parameter", "Linear", "Conv2d", "MaxPool2d", "ReLU", "Sigmoid", "Tanh",
            "Softmax", "LogSoftmax", "Flatten", "Dropout", "Identity", "Sequential",
-           "ModuleList", "CrossEntropyLoss", "MSELoss", "functional", "init"]
+           "ModuleList", "CrossEntropyLoss", "MSELoss", "functional", "init", "utils"]
