@@ -1,29 +1,19 @@
 """MNIST-format data for the training examples: the four IDX files (optionally .gz) from
---data DIR, or, without it, a small synthetic set of 28x28 images (a bar whose angle
-and position depend on the class, plus noise) so that the examples run anywhere."""
-import gzip
+--data DIR (read by clrt.utils.data.read_idx), or, without it, a small synthetic set of
+28x28 images (a bar whose angle and position depend on the class, plus noise) so that
+the examples run anywhere."""
 import os
-import struct
 
 import numpy as np
 
+from clrt.utils.data import read_idx
+
 
 def _read_idx(path):
-    for p in (path, path + ".gz"):
-        if os.path.exists(p):
-            with (gzip.open if p.endswith(".gz") else open)(p, "rb") as f:
-                data = f.read()
-            break
-    else:
-        raise SystemExit(f"{path}: not found (nor {path}.gz)")
-    magic, = struct.unpack(">I", data[:4])
-    if magic >> 8 != 0x08 or not 1 <= (magic & 0xFF) <= 3:
-        raise SystemExit(f"{path}: not an IDX file of unsigned bytes (magic {magic:#x})")
-    dims = struct.unpack(">" + "I" * (magic & 0xFF), data[4:4 + 4 * (magic & 0xFF)])
-    arr = np.frombuffer(data, np.uint8, offset=4 + 4 * len(dims))
-    if arr.size != int(np.prod(dims)):
-        raise SystemExit(f"{path}: {arr.size} bytes of data for dimensions {dims}")
-    return arr.reshape(dims)
+    try:
+        return read_idx(path)  # plain or .gz; a damaged file is refused whole
+    except (OSError, RuntimeError) as e:
+        raise SystemExit(str(e)) from None
 
 
 def load(data_dir=None, limit=None, seed=0):

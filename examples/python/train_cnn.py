@@ -1,45 +1,27 @@
-"""The article's CNN trained from Python through clrt.nn, with its PyTorch loop (train_mlp.train):
+"""The article's CNN as an nn.Sequential, trained on clrt with the loop of train_mlp.py:
 conv(1->20, 5x5) -> relu -> maxpool 2 -> conv(20->50, 5x5) -> relu -> maxpool 2 ->
-fc(800->500) -> relu -> fc(500->10), cross-entropy, SGD with momentum (clrt-train's net).
+flatten -> fc(800->500) -> relu -> fc(500->10), cross-entropy, SGD with momentum
+(clrt-train's network). article_cnn.py runs the article's own code for it.
 
-    python3 examples/python/train_cnn.py [--data MNIST_DIR] [--epochs 2] [--batch 4]
+    python3 examples/python/train_cnn.py [--data MNIST_DIR] [--limit N] [--epochs 2]
+                                         [--batch 4] [--lr 0.001] [--print-every 2000]
 
-Needs a libclrt with convolution and pooling (clrt_nn.h, the CNN issue); without them
-it says so and exits with status 2.
+Without --data it trains on a synthetic set of MNIST-shaped images (mnist_data.py) and
+says so; with --data DIR, on the MNIST IDX files there (Fashion-MNIST's too).
 """
-import argparse
-import sys
+import clrt as torch
+import clrt.nn as nn
+import clrt.optim as optim
+from train_mlp import accuracy, data, options, train
 
-import clrt
-from clrt import _lib, nn
-from mnist_data import load
-from train_mlp import train  # the article's PyTorch loop
-
-ap = argparse.ArgumentParser()
-ap.add_argument("--data"), ap.add_argument("--limit", type=int)
-ap.add_argument("--epochs", type=int, default=2), ap.add_argument("--batch", type=int, default=4)
-ap.add_argument("--lr", type=float, default=0.001), ap.add_argument("--momentum", type=float, default=0.9)
-ap.add_argument("--print-every", type=int, default=2000)
-args = ap.parse_args()
-if not _lib.has("clrt_nn_conv2d_forward"):
-    print("train_cnn: this libclrt has no convolution yet (clrt_nn_conv2d_forward); "
-          "train_mlp.py trains a fully connected network meanwhile", file=sys.stderr)
-    sys.exit(2)
-train_x, train_y, test_x, test_y = load(args.data, args.limit)
-
-conv1 = nn.Conv2d((1, 28, 28), 20, 5, seed=1)              # -> 20 x 24 x 24
-pool1 = nn.MaxPool2d(conv1.out_image, 2)                    # -> 20 x 12 x 12
-conv2 = nn.Conv2d(pool1.out_image, 50, 5, seed=2)           # -> 50 x 8 x 8
-pool2 = nn.MaxPool2d(conv2.out_image, 2)                    # -> 50 x 4 x 4 = 800
-net = nn.Sequential(conv1, nn.ReLU(), pool1, conv2, nn.ReLU(), pool2,
-                    nn.Linear(800, 500, seed=3), nn.ReLU(), nn.Linear(500, 10, seed=4))
+args = options(lr=0.001, batch=4, print_every=2000)
+torch.manual_seed(args.seed)
+trainloader, test_x, test_y = data(args, (1, 28, 28))
+net = nn.Sequential(
+    nn.Conv2d(1, 20, 5), nn.ReLU(), nn.MaxPool2d(2),      # -> 20 x 12 x 12
+    nn.Conv2d(20, 50, 5), nn.ReLU(), nn.MaxPool2d(2),     # -> 50 x 4 x 4
+    nn.Flatten(), nn.Linear(50 * 4 * 4, 500), nn.ReLU(), nn.Linear(500, 10))
 criterion = nn.CrossEntropyLoss()
-optimizer = nn.SGD(net.parameters(), lr=args.lr, momentum=args.momentum)
-
-train(net, criterion, optimizer, train_x, train_y, args.epochs, args.batch, args.print_every)
-
-correct = 0
-for start in range(0, len(test_x), 100):
-    pred = net(clrt.to_device(test_x[start:start + 100])).argmax(axis=1).get()
-    correct += int((pred == test_y[start:start + 100]).sum())
-print(f"test accuracy: {100 * correct / len(test_y):.1f}% ({correct}/{len(test_y)})")
+optimizer = optim.SGD(net.parameters(), lr=args.lr, momentum=args.momentum)
+train(net, criterion, optimizer, trainloader, args.epochs, args.print_every)
+accuracy(net, test_x, test_y)

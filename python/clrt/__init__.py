@@ -103,3 +103,8 @@ try:
 except ImportError as _e:  # pragma: no cover
     if "serialization" not in str(_e):
         raise
+
+# PyTorch's torch.optim, torch.utils.data, torch.save and torch.load (pynn's packages)
+from . import optim, utils  # noqa: E402,F811
+from ._serialization import save, load  # noqa: E402,F811
+__all__ += ["optim", "utils", "save", "load"]
