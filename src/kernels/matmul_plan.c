@@ -107,11 +107,36 @@ static int rows_first_pays(size_t M, size_t K, size_t elem)
     return (double)M * (double)K * (double)elem <= 256.0 * 1024 && K > 4 * M;
 }
 
-int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, size_t elem)
+/* Intel's CPUs: their last-level cache feeds a core too slowly to stream B's panels
+ * from it once per row tile. Walking columns first, each work-item reads a panel of
+ * K x tn (8 x 48 fp32: 4 flops per byte of B) from wherever all of B's slice lies,
+ * and a B over a core's L2 comes from the L3 or memory each time; rows first keeps
+ * the panel in L2 for every row tile and streams A instead (48 columns: 24 flops per
+ * byte). Measured on POCL (Xeon, Sapphire Rapids class under KVM: 2 MiB L2 per core,
+ * 2 cores, a machine shared with other work), clrt-bench side by side, rows first
+ * over columns first, fp32: 1024^3 1.7-2.3, 2048^3 1.9-2.2, 4096^3 3.4-4.2,
+ * 2048x2048x512 1.6-1.8, 4096x4096x256 1.4-1.6; fp64: 1024^3 1.7, 2048^3 2.3, 4096^3
+ * 3.0; not taken, B within 2 MiB (in L2 either way): 2048x2048x256 1.0-1.13,
+ * 1024x1024x256 0.93-0.98, 4096x512x512 0.92-0.96, or a short K (C's rows written a
+ * tile at a time): 2048x2048x128 0.65-0.73, 2048x2048x64 0.56-0.62. AMD's CPUs
+ * (Zen 4, Zen 5) run the columns-first walk at 86-95% of peak: unchanged there. */
+static int llc_feeds_core_slowly(const clrt__device_facts *dev)
+{
+    return dev && dev->type == CLRT_DEVICE_CPU && clrt__icontains(dev->vendor, "intel", 5);
+}
+
+static int rows_first_keeps_b(size_t N, size_t K, size_t elem)
+{
+    return K >= 256 && (double)K * (double)N * (double)elem >= 2.0 * 1024 * 1024;
+}
+
+int clrt__matmul_rows_first(const clrt__device_facts *dev, const clrt__matmul_params *p, size_t M, size_t N,
+                            size_t K, size_t elem)
 {
     if (p->use_local || p->rows_first == 0 || p->wgx != p->wgy)
         return 0;
-    return p->rows_first == 2 || rows_first_pays(M, K, elem);
+    return p->rows_first == 2 || rows_first_pays(M, K, elem) ||
+           (llc_feeds_core_slowly(dev) && rows_first_keeps_b(N, K, elem));
 }
 
 /* A row tile of tm rows over M rows: ceil(M / tm) tiles, the last one moved back

@@ -27,8 +27,10 @@ size_t clrt__matmul_pack_panels(const clrt__matmul_params *p, size_t M, size_t N
 size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t N, size_t K, size_t elem,
                                   size_t max_scratch, int ta, int tb, int b_packed);
 /* Whether matmul's work-items walk C's row tiles first (dimension 0 over rows:
- * cl/matmul_cpu.cl packed bit 2) for an M x N x K product with p. */
-int clrt__matmul_rows_first(const clrt__matmul_params *p, size_t M, size_t K, size_t elem);
+ * cl/matmul_cpu.cl packed bit 2) for an M x N x K product with p on dev (with
+ * rows_first = 1, what pays depends on the CPU's caches). */
+int clrt__matmul_rows_first(const clrt__device_facts *dev, const clrt__matmul_params *p, size_t M, size_t N,
+                            size_t K, size_t elem);
 /* The rows of C per work-item fitted to M (0: keep p->tm): the fewest rows that
  * still cover M in as many row tiles as tm rows would, when that is fewer than
  * tm and (fit_rows = 1) the product is large enough to repay building that

@@ -248,7 +248,7 @@ static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gem
 {
     int status = CLRT_OK;
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
-    const int rows_first = clrt__matmul_rows_first(&p, g->M, g->K, g->real);
+    const int rows_first = clrt__matmul_rows_first(&q->ctx->facts, &p, g->M, g->N, g->K, g->real);
     if (dot)
         return gemm_dot(q, k, func, g);
     if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
