@@ -5,6 +5,8 @@
 #   lib/libclrt.a                         the static library: its users define CLRT_STATIC
 #   bin/clrt-info, bin/clrt-bench,        the tools, when built
 #   bin/clrt-train
+#   bin/clrt-isa -> share/clrt/isa/       the offline GPU compiler view (Python, with its
+#                                         package clrt_isa and setup.sh, docs/gpu-isa.md)
 #   lib/cmake/clrt/                       find_package(clrt): targets clrt::clrt (shared)
 #                                         and clrt::clrt_static (defines CLRT_STATIC);
 #                                         clrt::clrt_mpi with COMPONENTS mpi
@@ -66,6 +68,21 @@ foreach(_tool clrt-info clrt-bench clrt-train)
     install(TARGETS ${_tool} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime)
   endif()
 endforeach()
+
+# ---- clrt-isa: its script, package and setup.sh together in share/clrt/isa (the script
+# finds its package beside its real path), bin/clrt-isa a link to the script
+set(_clrt_isa_dir "${CMAKE_INSTALL_DATADIR}/clrt/isa")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/tools/isa/clrt_isa" DESTINATION "${_clrt_isa_dir}" COMPONENT runtime
+  FILES_MATCHING PATTERN "*.py")
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/tools/isa/clrt-isa" "${PROJECT_SOURCE_DIR}/tools/isa/setup.sh"
+  DESTINATION "${_clrt_isa_dir}" COMPONENT runtime)
+file(RELATIVE_PATH _clrt_bin_to_isa "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_DATADIR}/clrt/isa")
+install(CODE "
+  set(_link \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/clrt-isa\")
+  message(STATUS \"Installing: \${_link} -> ${_clrt_bin_to_isa}/clrt-isa\")
+  file(CREATE_LINK \"${_clrt_bin_to_isa}/clrt-isa\" \"\${_link}\" SYMBOLIC)
+  list(APPEND CMAKE_INSTALL_MANIFEST_FILES \"\${_link}\")
+" COMPONENT runtime)
 
 # ---- CMake package
 install(EXPORT clrtTargets NAMESPACE clrt:: FILE clrtTargets.cmake
