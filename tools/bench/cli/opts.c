@@ -2,12 +2,13 @@
  * table and what each option's value means. */
 #include "cli/opts.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/args.h"
 #include "measure/timing.h"
 
 /* --help, a line an entry (each printed with its newline). */
@@ -160,14 +161,21 @@ void bench_usage(FILE *f)
     }
 }
 
+/* ---- the values of the lists: a reason in why for a refused one */
+
+/* The largest element count or dimension anything says (the memory check
+ * after parsing is what bounds a run). */
+#define COUNT_MAX ((unsigned long long)SIZE_MAX)
+
 /* "1e7", "1000", "10000000" */
-static int parse_count(const char *s, size_t *out)
+static int parse_count(const char *s, size_t *out, char *why, size_t cap)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !(v >= 1) || v > 1e15 || v != floor(v))
+    unsigned long long v;
+    char reason[96];
+    if (tool_parse_count(s, 1, COUNT_MAX, &v, reason, sizeof reason) != 0) {
+        snprintf(why, cap, "'%s': %s", s, reason);
         return -1;
+    }
     *out = (size_t)v;
     return 0;
 }
@@ -182,41 +190,47 @@ static int parse_trans(const char *s, int *ta, int *tb)
     return 0;
 }
 
-/* "N", "MxNxK", either with ":NT" (the transposes) after it. */
-static int parse_shape(const char *text, bench_shape *out)
+static const char shape_form[] = "a size is N or MxNxK, optionally with :NN, :NT, :TN or :TT after it";
+
+/* "N", "MxNxK", either with ":NT" (the transposes) after it. Every 'x'
+ * stands between two numbers: "5x" and "5x5x5x" are refused. */
+static int parse_shape(const char *text, bench_shape *out, char *why, size_t cap)
 {
     char s[64];
-    if (strlen(text) >= sizeof s)
+    if (strlen(text) >= sizeof s) {
+        snprintf(why, cap, "'%.20s...': too long; %s", text, shape_form);
         return -1;
+    }
     strcpy(s, text);
     out->ta = out->tb = 0;
     char *colon = strchr(s, ':');
     if (colon) {
         *colon = '\0';
-        if (parse_trans(colon + 1, &out->ta, &out->tb) != 0)
+        if (parse_trans(colon + 1, &out->ta, &out->tb) != 0) {
+            snprintf(why, cap, "'%s': %s", text, shape_form);
             return -1;
+        }
     }
     size_t v[3];
     int n = 0;
-    const char *p = s;
-    char buf[64];
-    while (*p && n < 3) {
-        size_t len = strcspn(p, "xX");
-        if (len == 0 || len >= sizeof buf)
+    for (char *p = s;; p++) {
+        const size_t len = strcspn(p, "xX");
+        if (len == 0 || n == 3) { /* "x5", "5xx5", "5x" and a fourth part */
+            snprintf(why, cap, "'%s': %s", text, shape_form);
             return -1;
-        memcpy(buf, p, len);
-        buf[len] = '\0';
-        if (parse_count(buf, &v[n]) != 0)
+        }
+        const char end = p[len];
+        p[len] = '\0';
+        if (parse_count(p, &v[n++], why, cap) != 0)
             return -1;
-        n++;
         p += len;
-        if (*p)
-            p++;
-        else
+        if (!end)
             break;
     }
-    if (*p || (n != 1 && n != 3))
+    if (n == 2) {
+        snprintf(why, cap, "'%s': %s", text, shape_form);
         return -1;
+    }
     if (n == 1)
         v[1] = v[2] = v[0];
     out->m = v[0];
@@ -225,20 +239,23 @@ static int parse_shape(const char *text, bench_shape *out)
     return 0;
 }
 
-/* Split a comma list; calls item() on each piece. */
-static int each_item(const char *list, int (*item)(const char *, void *), void *arg)
+typedef int (*item_fn)(const char *item, void *arg, char *why, size_t cap);
+
+/* Split a comma list and call item() on each piece: 0, or -1 with why. */
+static int each_item(const char *list, item_fn item, void *arg, char *why, size_t cap)
 {
     char buf[128];
     const char *p = list;
-    if (!*p)
-        return -1;
     for (;;) {
         size_t len = strcspn(p, ",");
-        if (len == 0 || len >= sizeof buf)
+        if (len == 0 || len >= sizeof buf) {
+            snprintf(why, cap, len ? "an item longer than %zu characters" : "an empty item in the list",
+                     sizeof buf - 1);
             return -1;
+        }
         memcpy(buf, p, len);
         buf[len] = '\0';
-        if (item(buf, arg) != 0)
+        if (item(buf, arg, why, cap) != 0)
             return -1;
         p += len;
         if (!*p)
@@ -247,33 +264,45 @@ static int each_item(const char *list, int (*item)(const char *, void *), void *
     }
 }
 
-static int add_shape(const char *s, void *arg)
+static int add_shape(const char *s, void *arg, char *why, size_t cap)
 {
     bench_opts *o = arg;
-    if (o->nmatmul >= BENCH_MAX_SIZES)
+    if (o->nmatmul >= BENCH_MAX_SIZES) {
+        snprintf(why, cap, "more than %d products", BENCH_MAX_SIZES);
         return -1;
-    return parse_shape(s, &o->matmul[o->nmatmul++]);
+    }
+    if (parse_shape(s, &o->matmul[o->nmatmul], why, cap) != 0)
+        return -1;
+    o->nmatmul++;
+    return 0;
 }
 
 /* --trans: every product size so far once per listed transpose pair. */
-static int add_trans(const char *s, void *arg)
+static int add_trans(const char *s, void *arg, char *why, size_t cap)
 {
     int *mask = arg, ta, tb;
-    if (parse_trans(s, &ta, &tb) != 0)
+    if (parse_trans(s, &ta, &tb) != 0) {
+        snprintf(why, cap, "'%s': not NN, NT, TN or TT", s);
         return -1;
+    }
     *mask |= 1 << (ta | tb << 1);
     return 0;
 }
 
-static int add_count(const char *s, void *arg)
+static int add_count(const char *s, void *arg, char *why, size_t cap)
 {
     bench_opts *o = arg;
-    if (o->nadd >= BENCH_MAX_SIZES)
+    if (o->nadd >= BENCH_MAX_SIZES) {
+        snprintf(why, cap, "more than %d counts", BENCH_MAX_SIZES);
         return -1;
-    return parse_count(s, &o->add[o->nadd++]);
+    }
+    if (parse_count(s, &o->add[o->nadd], why, cap) != 0)
+        return -1;
+    o->nadd++;
+    return 0;
 }
 
-static int add_op(const char *s, void *arg)
+static int add_op(const char *s, void *arg, char *why, size_t cap)
 {
     bench_opts *o = arg;
     const int all = strcmp(s, "all") == 0, math = strcmp(s, "math") == 0;
@@ -288,52 +317,29 @@ static int add_op(const char *s, void *arg)
         return 0;
     }
     int op = bench_op_by_name(s);
-    if (op < 0)
+    if (op < 0) {
+        snprintf(why, cap, "'%s': no such operation", s);
         return -1;
+    }
     o->run[op] = 1;
     return 0;
 }
 
-static int add_dtype(const char *s, void *arg)
+static int add_dtype(const char *s, void *arg, char *why, size_t cap)
 {
     bench_opts *o = arg;
     if (strcmp(s, "f32") == 0 || strcmp(s, "float32") == 0 || strcmp(s, "float") == 0)
         o->run_f32 = 1;
     else if (strcmp(s, "f64") == 0 || strcmp(s, "float64") == 0 || strcmp(s, "double") == 0)
         o->run_f64 = 1;
-    else
+    else {
+        snprintf(why, cap, "'%s': not f32 or f64", s);
         return -1;
+    }
     return 0;
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_seconds(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !(v >= 0) || v > 1e6)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int bad(const char *opt, const char *value)
-{
-    fprintf(stderr, "clrt-bench: bad value for %s: '%s' (see clrt-bench --help)\n", opt,
-            value ? value : "(missing)");
-    return 2;
-}
+/* ---- the options */
 
 /* What parsing keeps besides the options themselves: which lists were
  * given (a given list replaces the default, a second one adds to it) and the
@@ -346,135 +352,172 @@ typedef struct parse_state {
     double min_time, max_time;
 } parse_state;
 
-/* Each option that takes values parses them here: 0, -1 for a bad value,
- * 1 for "done" (--help). v: its values, as many as the table says. */
-typedef int (*take_fn)(parse_state *p, char **v);
-
-static int take_help(parse_state *p, char **v)
+/* A comma list of the option being read: TOOL_ARGS_RUN, or TOOL_ARGS_BAD
+ * after a message naming the option, the list and the item at fault. */
+static int take_list(tool_args *a, const char *list, item_fn item, void *arg)
 {
-    (void)p, (void)v;
-    bench_usage(stdout);
-    return 1;
+    char why[200];
+    return each_item(list, item, arg, why, sizeof why) == 0 ? TOOL_ARGS_RUN : tool_args_bad(a, list, why);
 }
 
-static int take_device(parse_state *p, char **v)
+static int take_help(tool_args *a, char **v)
 {
-    if (p->o.ndevices >= BENCH_MAX_DEVICES)
-        return -1;
+    (void)a, (void)v;
+    bench_usage(stdout);
+    return TOOL_ARGS_DONE;
+}
+
+static int take_device(tool_args *a, char **v)
+{
+    parse_state *p = a->state;
+    if (p->o.ndevices >= BENCH_MAX_DEVICES) {
+        char why[64];
+        snprintf(why, sizeof why, "more than %d devices", BENCH_MAX_DEVICES);
+        return tool_args_bad(a, v[0], why);
+    }
     p->o.devices[p->o.ndevices++] = v[0];
     return 0;
 }
 
-static int take_op(parse_state *p, char **v)
+static int take_op(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     p->ops_given = 1;
-    return each_item(v[0], add_op, &p->o);
+    return take_list(a, v[0], add_op, &p->o);
 }
 
-static int take_dtype(parse_state *p, char **v)
+static int take_dtype(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     if (!p->dtypes_given)
         p->o.run_f32 = p->o.run_f64 = 0;
     p->dtypes_given = 1;
-    return each_item(v[0], add_dtype, &p->o);
+    return take_list(a, v[0], add_dtype, &p->o);
 }
 
-static int take_sizes(parse_state *p, char **v)
+static int take_sizes(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     if (!p->sizes_given)
         p->o.nmatmul = 0;
     p->sizes_given = 1;
-    return each_item(v[0], add_shape, &p->o);
+    return take_list(a, v[0], add_shape, &p->o);
 }
 
-static int take_trans(parse_state *p, char **v) { return each_item(v[0], add_trans, &p->trans_mask); }
-
-static int take_add_sizes(parse_state *p, char **v)
+static int take_trans(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
+    return take_list(a, v[0], add_trans, &p->trans_mask);
+}
+
+static int take_add_sizes(tool_args *a, char **v)
+{
+    parse_state *p = a->state;
     if (!p->add_given)
         p->o.nadd = 0;
     p->add_given = 1;
-    return each_item(v[0], add_count, &p->o);
+    return take_list(a, v[0], add_count, &p->o);
 }
 
-static int take_reps(parse_state *p, char **v) { return parse_int(v[0], 1, BENCH_MAX_ROUNDS, &p->reps); }
-static int take_min_reps(parse_state *p, char **v) { return parse_int(v[0], 1, BENCH_MAX_ROUNDS, &p->min_reps); }
-static int take_warmup(parse_state *p, char **v) { return parse_int(v[0], 0, 100, &p->warmup); }
-static int take_min_time(parse_state *p, char **v) { return parse_seconds(v[0], &p->min_time); }
-static int take_max_time(parse_state *p, char **v) { return parse_seconds(v[0], &p->max_time); }
-static int take_first_size(parse_state *p, char **v) { return parse_count(v[0], &p->o.first_size); }
-static int take_threads(parse_state *p, char **v) { return parse_int(v[0], 1, 64, &p->o.host_threads); }
-static int take_tune_size(parse_state *p, char **v) { return parse_count(v[0], &p->o.tune_size); }
-static int take_tune_passes(parse_state *p, char **v) { return parse_int(v[0], 1, 10, &p->tune_passes); }
+static int take_seconds(tool_args *a, const char *s, double *out) { return tool_args_real(a, s, 0, 1e6, out); }
 
-static int take_plot(parse_state *p, char **v)
+static int take_reps(tool_args *a, char **v)
 {
-    p->o.plot = v[0];
+    return tool_args_int(a, v[0], 1, BENCH_MAX_ROUNDS, &((parse_state *)a->state)->reps);
+}
+static int take_min_reps(tool_args *a, char **v)
+{
+    return tool_args_int(a, v[0], 1, BENCH_MAX_ROUNDS, &((parse_state *)a->state)->min_reps);
+}
+static int take_warmup(tool_args *a, char **v) { return tool_args_int(a, v[0], 0, 100, &((parse_state *)a->state)->warmup); }
+static int take_min_time(tool_args *a, char **v) { return take_seconds(a, v[0], &((parse_state *)a->state)->min_time); }
+static int take_max_time(tool_args *a, char **v) { return take_seconds(a, v[0], &((parse_state *)a->state)->max_time); }
+static int take_first_size(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &((parse_state *)a->state)->o.first_size);
+}
+static int take_threads(tool_args *a, char **v) { return tool_args_int(a, v[0], 1, 64, &((parse_state *)a->state)->o.host_threads); }
+static int take_tune_size(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &((parse_state *)a->state)->o.tune_size);
+}
+static int take_tune_passes(tool_args *a, char **v)
+{
+    return tool_args_int(a, v[0], 1, 10, &((parse_state *)a->state)->tune_passes);
+}
+
+static int take_plot(tool_args *a, char **v)
+{
+    ((parse_state *)a->state)->o.plot = v[0];
     return 0;
 }
 
-static int take_tune_file(parse_state *p, char **v)
+static int take_tune_file(tool_args *a, char **v)
 {
-    p->o.tune_file = v[0];
+    ((parse_state *)a->state)->o.tune_file = v[0];
     return 0;
 }
 
-static int take_json(parse_state *p, char **v)
+static int take_json(tool_args *a, char **v)
 {
     (void)v;
-    p->o.format = BENCH_JSON;
+    ((parse_state *)a->state)->o.format = BENCH_JSON;
     return 0;
 }
 
-static int take_csv(parse_state *p, char **v)
+static int take_csv(tool_args *a, char **v)
 {
     (void)v;
-    p->o.format = BENCH_CSV;
+    ((parse_state *)a->state)->o.format = BENCH_CSV;
+    return 0;
+}
+
+/* internal: the dtype word a parent gives its child */
+static int take_child_dtype(tool_args *a, const char *s, int *dbl)
+{
+    if (strcmp(s, "f32") != 0 && strcmp(s, "f64") != 0)
+        return tool_args_bad(a, s, "not f32 or f64");
+    *dbl = strcmp(s, "f64") == 0;
     return 0;
 }
 
 /* internal: --child-first-call DEVICE f32|f64 N */
-static int take_child_first_call(parse_state *p, char **v)
+static int take_child_first_call(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     p->o.child_mode = 1;
     p->o.child_device = v[0];
-    p->o.child_dbl = strcmp(v[1], "f64") == 0;
-    return parse_count(v[2], &p->o.child_n);
+    const int rc = take_child_dtype(a, v[1], &p->o.child_dbl);
+    return rc ? rc : tool_args_size(a, v[2], 1, SIZE_MAX, &p->o.child_n);
 }
 
 /* internal: --child-cold OP f32|f64 N DEVICE */
-static int take_child_cold(parse_state *p, char **v)
+static int take_child_cold(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     p->o.child_mode = 3;
     p->o.child_op = bench_op_by_name(v[0]);
-    p->o.child_dbl = strcmp(v[1], "f64") == 0;
     p->o.child_device = v[3];
-    return p->o.child_op < 0 ? -1 : parse_count(v[2], &p->o.child_n);
+    if (p->o.child_op < 0)
+        return tool_args_bad(a, v[0], "no such operation");
+    const int rc = take_child_dtype(a, v[1], &p->o.child_dbl);
+    return rc ? rc : tool_args_size(a, v[2], 1, SIZE_MAX, &p->o.child_n);
 }
 
 /* internal: --child-raw-first P:D BINARY-FILE|- */
-static int take_child_raw_first(parse_state *p, char **v)
+static int take_child_raw_first(tool_args *a, char **v)
 {
+    parse_state *p = a->state;
     p->o.child_mode = 2;
     p->o.child_device = v[0];
     p->o.child_raw_binary = strcmp(v[1], "-") == 0 ? NULL : v[1];
     return 0;
 }
 
-/* An option: either a switch that stores `value` in the int at `field` of
- * parse_state, or one that takes `nvalues` values (take). */
-typedef struct option {
-    const char *name, *alias;
-    int nvalues;
-    take_fn take;
-    size_t field;
-    int value;
-} option;
+#define SWITCH(name, member, value) TOOL_SWITCH(name, parse_state, member, value)
+#define VALUES TOOL_VALUES
 
-#define SWITCH(name, member, value) {name, NULL, 0, NULL, offsetof(parse_state, member), value}
-#define VALUES(name, alias, n, take) {name, alias, n, take, 0, 0}
-
-static const option options[] = {
+static const tool_option options[] = {
     VALUES("--help", "-h", 0, take_help),
     /* what to run */
     VALUES("--device", "-d", 1, take_device),
@@ -508,14 +551,6 @@ static const option options[] = {
     VALUES("--child-raw-first", NULL, 2, take_child_raw_first),
     VALUES("--child-cold", NULL, 4, take_child_cold),
 };
-
-static const option *find_option(const char *arg)
-{
-    for (size_t i = 0; i < sizeof options / sizeof *options; i++)
-        if (strcmp(arg, options[i].name) == 0 || (options[i].alias && strcmp(arg, options[i].alias) == 0))
-            return &options[i];
-    return NULL;
-}
 
 /* The defaults that hold whatever --quick says. */
 static void start_state(parse_state *p)
@@ -579,8 +614,11 @@ static int expand_trans(bench_opts *o, int trans_mask)
     for (size_t i = 0; i < nbase; i++)
         for (int t = 0; t < 4; t++)
             if (trans_mask & (1 << t)) {
-                if (o->nmatmul >= BENCH_MAX_SIZES)
-                    return bad("--trans", "(too many products)");
+                if (o->nmatmul >= BENCH_MAX_SIZES) {
+                    fprintf(stderr, "clrt-bench: --trans: more than %d products in all (clrt-bench --help)\n",
+                            BENCH_MAX_SIZES);
+                    return TOOL_ARGS_BAD;
+                }
                 o->matmul[o->nmatmul] = base[i];
                 o->matmul[o->nmatmul].ta = t & 1;
                 o->matmul[o->nmatmul++].tb = t >> 1;
@@ -599,8 +637,11 @@ static int add_cnn(bench_opts *o, int sizes_given)
     if (!sizes_given)
         o->nmatmul = 0;
     for (size_t i = 0; i < sizeof cnn_mm / sizeof *cnn_mm; i++) {
-        if (o->nmatmul >= BENCH_MAX_SIZES)
-            return bad("--cnn", "(too many products)");
+        if (o->nmatmul >= BENCH_MAX_SIZES) {
+            fprintf(stderr, "clrt-bench: --cnn: more than %d products with --sizes (clrt-bench --help)\n",
+                    BENCH_MAX_SIZES);
+            return TOOL_ARGS_BAD;
+        }
         o->matmul[o->nmatmul++] = cnn_mm[i];
     }
     return 0;
@@ -621,36 +662,84 @@ static void default_budget(const parse_state *p, bench_opts *o)
     o->overhead_ops = o->quick ? 200 : 500;
 }
 
-/* Every argument in turn; 0, 1 (help printed) or 2 (message printed). */
-static int parse_args(parse_state *p, int argc, char **argv)
+/* ---- what the sizes need: refused before anything runs when the host
+ * cannot hold a case's arrays (every count times every size, in double, so
+ * that nothing wraps: what passes fits a size_t many times over) */
+
+/* "62.5 GiB" */
+static void bytes_text(double b, char *buf, size_t cap)
 {
-    for (int i = 1; i < argc; i++) {
-        const option *opt = find_option(argv[i]);
-        if (!opt) {
-            fprintf(stderr, "clrt-bench: unknown option '%s' (see clrt-bench --help)\n", argv[i]);
-            return 2;
-        }
-        if (i + opt->nvalues >= argc)
-            return bad(argv[i], NULL);
-        if (!opt->take) {
-            *(int *)((char *)p + opt->field) = opt->value;
-            continue;
-        }
-        const int rc = opt->take(p, argv + i + 1);
-        if (rc > 0)
-            return 1;
-        if (rc < 0) /* the value at fault: the last one (--child-first-call's N) */
-            return bad(argv[i], argv[i + opt->nvalues]);
-        i += opt->nvalues;
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (b >= 1024 && u < 6) {
+        b /= 1024;
+        u++;
     }
+    if (b >= 1e6) /* past exbibytes */
+        snprintf(buf, cap, "%.3g %s", b, unit[u]);
+    else
+        snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+}
+
+/* 0 when need bytes fit in host bytes; else the message naming what
+ * asked for them, and TOOL_ARGS_BAD. */
+static int fits(const char *option, const char *what, double need, unsigned long long host, int dbl)
+{
+    if (need <= (double)host)
+        return 0;
+    char n[32], h[32];
+    bytes_text(need, n, sizeof n);
+    bytes_text((double)host, h, sizeof h);
+    fprintf(stderr,
+            "clrt-bench: %s %s: its arrays need %s of memory in %s, more than this machine's %s: no such buffers can "
+            "exist here (clrt-bench --help)\n",
+            option, what, n, dbl ? "float64" : "float32", h);
+    return TOOL_ARGS_BAD;
+}
+
+/* A product's host arrays: A, B, C and the read-back copy of C. */
+static double product_bytes(double m, double n, double k, double es) { return (m * k + k * n + 2 * m * n) * es; }
+
+int bench_opts_check_memory(const bench_opts *o, unsigned long long host_bytes)
+{
+    const int dbl = o->run_f64;
+    const double es = dbl ? 8 : 4;
+    char what[96];
+    for (size_t i = 0; i < o->nmatmul; i++) {
+        const bench_shape *s = &o->matmul[i];
+        snprintf(what, sizeof what, "%zux%zux%zu", s->m, s->n, s->k);
+        if (fits("--sizes", what, product_bytes((double)s->m, (double)s->n, (double)s->k, es), host_bytes, dbl))
+            return TOOL_ARGS_BAD;
+    }
+    for (size_t i = 0; i < o->nadd; i++) { /* a, b, the host's c and the read-back */
+        snprintf(what, sizeof what, "%zu", o->add[i]);
+        if (fits("--add-sizes", what, 4 * (double)o->add[i] * es, host_bytes, dbl))
+            return TOOL_ARGS_BAD;
+    }
+    const double first = (double)o->first_size, tune = 2 * (double)o->tune_size; /* the tuner times N and 2N */
+    snprintf(what, sizeof what, "%zu", o->first_size);
+    if (o->run[BENCH_MATMUL] && o->child && fits("--first-size", what, product_bytes(first, first, first, es), host_bytes, dbl))
+        return TOOL_ARGS_BAD;
+    snprintf(what, sizeof what, "%zu", o->tune_size);
+    if (o->tune && fits("--tune-size", what, product_bytes(tune, tune, tune, es), host_bytes, dbl))
+        return TOOL_ARGS_BAD;
     return 0;
+}
+
+unsigned long long bench_host_memory(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return 1ull << 40; /* unknown: 1 TiB, still far below any wrap */
+    return (unsigned long long)pages * (unsigned long long)page;
 }
 
 int bench_opts_parse(bench_opts *o, int argc, char **argv)
 {
     parse_state p;
     start_state(&p);
-    int rc = parse_args(&p, argc, argv);
+    tool_args a = {.tool = "clrt-bench", .state = &p};
+    int rc = tool_args_parse(&a, options, sizeof options / sizeof *options, argc, argv);
     if (rc == 0)
         default_lists(&p);
     if (rc == 0 && p.trans_mask)
@@ -659,6 +748,9 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         rc = add_cnn(&p.o, p.sizes_given);
     if (rc == 0)
         default_budget(&p, &p.o);
+    /* a child's own size is checked where it allocates (bench/measure/first.c) */
+    if (rc == 0 && !p.o.child_mode)
+        rc = bench_opts_check_memory(&p.o, bench_host_memory());
     *o = p.o;
     return rc;
 }

@@ -66,8 +66,21 @@ typedef struct bench_opts {
     const char *child_raw_binary; /* --child-raw-first: its program binary file, NULL: from source */
 } bench_opts;
 
-/* Fill from argv. 0: run; 1: done (help printed); 2: usage error (message printed). */
+/* Fill from argv (common/args.h's rules: an unknown option, a missing value
+ * or a bad one is one line on stderr naming it). 0: run; 1: done (help
+ * printed); 2: usage error (message printed). Every size and count is
+ * range-checked here: a shape is N or MxNxK, each at least 1, and the
+ * arrays of every case must fit in this machine's memory
+ * (bench_opts_check_memory), so that no element count times an element
+ * size can wrap later. */
 int bench_opts_parse(bench_opts *o, int argc, char **argv);
+/* 0 when every case's host arrays (products of --sizes, --add-sizes counts,
+ * --first-size's product, --tune-size's at twice the size), in float64 when
+ * it runs, fit in host_bytes; else 2 after a message naming the option, the
+ * size, what it needs and what there is. */
+int bench_opts_check_memory(const bench_opts *o, unsigned long long host_bytes);
+/* This machine's physical memory in bytes. */
+unsigned long long bench_host_memory(void);
 void bench_usage(FILE *f);
 
 #endif
