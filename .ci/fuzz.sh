@@ -1,6 +1,7 @@
 #!/bin/bash
 # libFuzzer (clang, with ASan+UBSan): each target (the selector, the API,
-# the tuned-file parser, clrt-train's IDX and state-file readers) for a
+# the tuned-file parser, clrt-train's IDX and state-file readers, clrt-bench's
+# command line) for a
 # bounded time ($CLRT_FUZZ_SECONDS each, default 30), starting from the kept
 # corpus in tests/fuzz/corpus. New inputs go to the build folder, not the repository;
 # a crash, a sanitizer report or a contract violation fails the run and
@@ -9,7 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
 ci_clang_step fuzz -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined
-targets="selector api tuned idx state"
+targets="selector api tuned idx state bench_opts"
 cmake --build "$b" -j2 --target $(printf 'fuzz_%s ' $targets) >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
@@ -25,4 +26,4 @@ for t in $targets; do
     echo "fuzz_$t: $(grep -E 'stat::number_of_executed_units' "$b/fuzz-$t.log" | awk '{print $2}') executions" \
          "in ${seconds} s, $(ls "$b/corpus-$t" | wc -l) new inputs"
 done
-ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file)"
+ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file, clrt-bench options)"

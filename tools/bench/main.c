@@ -253,7 +253,8 @@ static int report_failures(void)
         }
     for (size_t d = 0; d < report.ndevices; d++)
         for (int dbl = 0; dbl < 2; dbl++)
-            if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
+            if ((report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok) ||
+                report.devices[d].first[dbl].failed)
                 failures++;
     return failures;
 }

@@ -278,6 +278,12 @@ static int alloc_host(case_run *r)
     size_t nout = na > nb ? na : nb; /* read-back scratch: any output, or the copy of a */
     nout = nout > nc ? nout : nc;
     r->nb = nb;
+    if (bench_shapes_fit(&sh, r->es) != 0) { /* counts times the element size, checked before malloc */
+        bench_result *x = &r->c->r[IMPL_CLRT];
+        x->present = x->failed = 1;
+        snprintf(x->note, sizeof x->note, "arrays larger than this machine can address");
+        return -1;
+    }
     r->ha = malloc(na * r->es);
     r->hb = malloc((nb ? nb : 1) * r->es);
     r->hc = malloc((nh ? nh : 1) * r->es);
@@ -325,6 +331,11 @@ static void make_neighbour(case_run *r, char *why, size_t cap)
 {
     const bench_case *nbc = &r->nbc;
     const clrt_dtype dt = nbc->dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    const bench_shapes sh = bench_shapes_of(nbc);
+    if (bench_shapes_fit(&sh, r->es) != 0) {
+        r->with_nb = 0;
+        return;
+    }
     r->na_host = malloc(nbc->m * nbc->k * r->es);
     r->nb_host = malloc(nbc->k * nbc->n * r->es);
     r->with_nb = r->na_host && r->nb_host;

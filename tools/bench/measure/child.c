@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/wait_status.h"
 #include "measure/timing.h"
 
 extern char **environ;
@@ -99,14 +100,26 @@ int bench_child_run_env(char *const argv[], const char *const *set, char *out, s
     out[used] = '\0';
     close(fds[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
-    return 0;
+    if (tool_wait_child(pid, &status) != 0) {
+        snprintf(why, why_cap, "cannot wait for the child clrt-bench");
+        return -1;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    /* how it ended, and its own word on why when it gave one */
+    char how[96];
+    tool_wait_status_text(status, how, sizeof how);
+    const char *err = strstr(out, "ERROR ");
+    snprintf(why, why_cap, "the child clrt-bench %s%s%.200s", how, err ? ": " : "", err ? err + 6 : "");
+    why[strcspn(why, "\n")] = '\0';
+    return -1;
 }
 
 void bench_child_why(const char *out, char *why, size_t cap)
 {
     const char *err = strstr(out, "ERROR ");
-    snprintf(why, cap, "the child failed%s%.150s", err ? ": " : "", err ? err + 6 : "");
+    snprintf(why, cap, "the child clrt-bench exited normally without its result%s%.150s", err ? ": " : "",
+             err ? err + 6 : "");
     char *nl = strchr(why, '\n');
     if (nl)
         *nl = '\0';

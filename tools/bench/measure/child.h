@@ -15,9 +15,11 @@ typedef enum bench_child_caches {
 
 /* Run this binary again with argv (argv[0] included, NULL-terminated) and
  * collect what it writes on stdout into out (NUL-terminated, cut at cap).
- * *t_spawn: bench_now() just before the start. 0 on success (whatever the
- * child's exit status: its output says); -1 with why filled when it could
- * not be started. */
+ * *t_spawn: bench_now() just before the start. 0 when the child exited with
+ * status 0; -1 with why filled when it could not be started, or when it
+ * failed: why then says how it ended ("the child clrt-bench was killed by
+ * signal 11 (Segmentation fault)", "... exited with status 1") and its own
+ * "ERROR ..." line when it printed one; out holds what it wrote. */
 int bench_child_run(char *const argv[], bench_child_caches caches, char *out, size_t cap, double *t_spawn,
                     char *why, size_t why_cap);
 
@@ -30,7 +32,8 @@ int bench_child_run_env(char *const argv[], const char *const *set, char *out, s
 /* The index of the median of v[0..2]: the child reported of three runs. */
 int bench_median_of3(const double v[3]);
 
-/* The child's "ERROR ..." line (or a generic reason) into why, one line. */
+/* Why a child that exited with status 0 gave no result line: its "ERROR
+ * ..." line, when any, into why, one line. */
 void bench_child_why(const char *out, char *why, size_t cap);
 
 #endif

@@ -41,7 +41,13 @@ int bench_cold_child(const bench_opts *o, double t_main)
     const bench_case c = child_case(o->child_op, o->child_dbl, o->child_n);
     const bench_shapes s = bench_shapes_of(&c);
     const clrt_dtype dt = c.dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
-    const size_t na = s.ar * s.ac, nb = s.br * s.bc, es = c.dbl ? 8 : 4;
+    const size_t es = c.dbl ? 8 : 4;
+    if (bench_shapes_fit(&s, es) != 0) { /* checked before any malloc: a wrapped size would be a few bytes */
+        printf("ERROR the arrays of %s at %zu have more bytes than this machine can address\n", bench_op_name(c.op),
+               o->child_n);
+        return 1;
+    }
+    const size_t na = s.ar * s.ac, nb = s.br * s.bc;
     void *ha = malloc((na ? na : 1) * es), *hb = malloc((nb ? nb : 1) * es);
     clrt_context *ctx = NULL;
     clrt_queue *q = NULL;
@@ -119,7 +125,8 @@ static int run_child(const char *selector, int op, int dbl, size_t n, const char
 /* The size each operation is timed at: a product of 1024, 10^6 elements. */
 static size_t cold_size(int op) { return op == BENCH_MATMUL ? 1024 : 1000000; }
 
-static void cold_case(const bench_opts *o, const clrt_device_info *dev, int op, int dbl, size_t *rows)
+/* One row of the table; 0, or -1 after saying on stderr why it failed. */
+static int cold_case(const bench_opts *o, const clrt_device_info *dev, int op, int dbl, size_t *rows)
 {
     char base[] = "/tmp/clrt-bench-cold-XXXXXX", sel[32], why[300] = "";
     snprintf(sel, sizeof sel, "%zu", dev->index);
@@ -142,11 +149,12 @@ static void cold_case(const bench_opts *o, const clrt_device_info *dev, int op, 
     *rows += rc == 0;
     if (strstr(base, "XXXXXX") == NULL) /* made */
         remove_tree(base);
+    return rc;
 }
 
 int bench_cold_run(const bench_opts *o, const clrt_device_info *devs, size_t ndevs)
 {
-    size_t rows = 0;
+    size_t rows = 0, failures = 0;
     if (o->format == BENCH_JSON)
         printf("{\"cold_start\": [\n  ");
     for (size_t d = 0; d < ndevs; d++) {
@@ -162,10 +170,11 @@ int bench_cold_run(const bench_opts *o, const clrt_device_info *devs, size_t nde
                 continue;
             for (int op = 0; op < BENCH_OPS; op++)
                 if (o->run[op])
-                    cold_case(o, &devs[d], op, dbl, &rows);
+                    failures += cold_case(o, &devs[d], op, dbl, &rows) != 0;
         }
     }
     if (o->format == BENCH_JSON)
         printf("\n]}\n");
-    return rows ? 0 : 1;
+    /* every failed case fails the run: its child's end was said on stderr */
+    return rows && !failures ? 0 : 1;
 }

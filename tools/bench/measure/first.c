@@ -1,6 +1,7 @@
 /* clrt-bench: a new process's first matmul (see bench/measure/first.h). */
 #include "measure/first.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,19 @@ int bench_first_child(const bench_opts *o, double t_main)
 {
     size_t n = o->child_n, es = o->child_dbl ? 8 : 4;
     clrt_dtype dt = o->child_dbl ? CLRT_FLOAT64 : CLRT_FLOAT32;
+    /* n x n elements of es bytes, checked before any malloc: a product that
+     * wraps would allocate a few bytes and the fill write past them */
+    if (n > SIZE_MAX / n / es) {
+        printf("ERROR a %zux%zu matrix of %s has more bytes than this machine can address\n", n, n,
+               bench_dtype_name(o->child_dbl));
+        return 1;
+    }
     void *ha = malloc(n * n * es), *hb = malloc(n * n * es), *hc = malloc(n * n * es);
     if (!ha || !hb || !hc) {
         free(ha);
         free(hb);
         free(hc);
+        printf("ERROR no host memory for three %zux%zu matrices of %s\n", n, n, bench_dtype_name(o->child_dbl));
         return 1;
     }
     double t_fill0 = bench_now();
@@ -187,11 +196,12 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
     bench_progress("device %zu: first matmul %s in a new process", s->info.index, bench_dtype_name(dbl));
     child_times t;
     int ok = 0;
-    char why[200];
+    char why[300];
     /* once to be sure every cache is warm, then the measurement */
     if (spawn_first_call(s, dbl, p->n, BENCH_CACHES_AS_IS, &t, &ok, why, sizeof why) != 0 ||
         median_child(s, dbl, p->n, BENCH_CACHES_AS_IS, &t, &ok, why, sizeof why) != 0) {
         snprintf(p->note, sizeof p->note, "%s", why);
+        p->failed = 1;
         return;
     }
     p->spawn_to_main = t.main - t.spawn;
@@ -216,6 +226,9 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
         if (spawn_first_call(s, dbl, p->n, BENCH_CACHES_OFF, &t, &ok, why, sizeof why) == 0) {
             p->cold_total = total_of(&t);
             p->cold_overhead = overhead_of(&t);
+        } else {
+            snprintf(p->note, sizeof p->note, "caches off: %.280s", why);
+            p->failed = 1;
         }
     }
     if (opts->forced_cache) {
@@ -227,6 +240,9 @@ void bench_first_measure(bench_report *report, const bench_opts *opts, bench_ses
             p->forced_total = total_of(&t);
             p->forced_call = t.call - t.buf;
             p->forced_overhead = overhead_of(&t);
+        } else {
+            snprintf(p->note, sizeof p->note, "clrt's cache on: %.280s", why);
+            p->failed = 1;
         }
     }
 }

@@ -1,6 +1,7 @@
 /* clrt-bench's hold on one device (see bench/measure/session.h). */
 #include "measure/session.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,6 +151,17 @@ static int make_one(clrt_context *ctx, clrt_dtype dt, size_t rows, size_t cols, 
         return clrt_buffer_create(out, ctx, dt, rows, cols);
     int st = clrt_buffer_create(parent, ctx, dt, rows + 2, cols + 5);
     return st == CLRT_OK ? clrt_buffer_view(out, *parent, 1, 3, rows, cols) : st;
+}
+
+/* rows x cols elements of es bytes without wrapping; a 0 dimension fits */
+static int array_fits(size_t rows, size_t cols, size_t es)
+{
+    return rows == 0 || cols == 0 || cols <= SIZE_MAX / rows / es;
+}
+
+int bench_shapes_fit(const bench_shapes *s, size_t es)
+{
+    return array_fits(s->ar, s->ac, es) && array_fits(s->br, s->bc, es) && array_fits(s->cr, s->cc, es) ? 0 : -1;
 }
 
 bench_shapes bench_shapes_of(const bench_case *c)

@@ -73,6 +73,10 @@ typedef struct bench_shapes {
     int c_int32;
 } bench_shapes;
 bench_shapes bench_shapes_of(const bench_case *c);
+/* Whether every operand of s (and a's read-back copy) has a byte count a
+ * size_t holds at element size es: 0, or -1 when one would wrap. What the
+ * host arrays are allocated from is checked here before any malloc. */
+int bench_shapes_fit(const bench_shapes *s, size_t es);
 
 /* Device buffers for one case in one context: inputs written from the host
  * arrays ha and hb (stored as the case's transposes say), c for clrt's

@@ -102,6 +102,12 @@ static void json_first_calls(FILE *f, const bench_device *dev)
     int n = 0;
     for (int dbl = 0; dbl < 2; dbl++) {
         const bench_first *p = &dev->first[dbl];
+        if (!p->measured && p->failed) { /* the child failed: how it ended */
+            fprintf(f, "%s{\"dtype\": \"%s\", \"n\": %zu, \"ok\": false, \"failed\": true", n++ ? ", " : "",
+                    bench_dtype_name(dbl), p->n);
+            tool_json_key_str(f, ", ", "note", p->note);
+            fputc('}', f);
+        }
         if (!p->measured)
             continue;
         fprintf(f, "%s{\"dtype\": \"%s\", \"n\": %zu, \"ok\": %s, \"total_s\": %.6f, \"before_main_s\": %.6f, "
@@ -116,6 +122,10 @@ static void json_first_calls(FILE *f, const bench_device *dev)
         tool_json_key_num(f, ", ", "cold_overhead_s", p->cold_overhead, p->cold_total >= 0);
         tool_json_key_num(f, ", ", "forced_cache_total_s", p->forced_total, p->forced_total >= 0);
         tool_json_key_num(f, ", ", "forced_cache_call_s", p->forced_call, p->forced_total >= 0);
+        if (p->failed) {
+            fputs(", \"failed\": true", f);
+            tool_json_key_str(f, ", ", "note", p->note);
+        }
         fputc('}', f);
     }
     fputc(']', f);

@@ -64,6 +64,7 @@ typedef struct bench_case {
 /* A new process's first matmul (see bench/measure/first.h). Times in seconds. */
 typedef struct bench_first {
     int measured, ok;
+    int failed;            /* a child failed (note says how it ended): a failure of the run */
     int dbl;
     size_t n;
     double spawn_to_main;  /* exec, dynamic loading, until main() */
@@ -83,7 +84,7 @@ typedef struct bench_first {
     double forced_total;   /* the same with clrt's own program cache forced on (CLRT_CACHE=1); < 0: not measured */
     double forced_call;    /* ... its clrt_matmul call (the kernel from clrt's cache) */
     double forced_overhead;
-    char note[200];
+    char note[320];
 } bench_first;
 
 typedef struct bench_overhead {
