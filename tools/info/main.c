@@ -97,10 +97,13 @@ static int info_parse(info_opts *o, int argc, char **argv)
     const int rc = tool_args_parse(&a, options, sizeof options / sizeof *options, argc, argv);
     if (rc != TOOL_ARGS_RUN)
         return rc;
-    const char *clash = o->kernels + o->warm + (o->warm_share != NULL) > 1 ? "--kernels, --warm and --warm-share go alone"
-                        : o->jobs && !o->warm                              ? "--jobs goes with --warm"
-                        : o->selector && !o->warm && !o->warm_share ? "a device selector goes with --warm"
-                                                                          : NULL;
+    const char *clash = NULL;
+    if (o->kernels + o->warm + (o->warm_share != NULL) > 1)
+        clash = "--kernels, --warm and --warm-share go alone";
+    else if (o->jobs && !o->warm)
+        clash = "--jobs goes with --warm";
+    else if (o->selector && !o->warm && !o->warm_share)
+        clash = "a device selector goes with --warm";
     if (clash) {
         fprintf(stderr, "clrt-info: %s (clrt-info --help)\n", clash);
         return TOOL_ARGS_BAD;
@@ -178,8 +181,8 @@ static int info_main(int argc, char **argv)
            n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
         const clrt_device_info *d = &devs[i];
-        printf("%zu  [%u:%u]  %s  %s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
-               d->name);
+        printf("%zu  [%u:%u]  %s  %s%s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
+               d->name, clrt_device_is_emulator(d) ? "  (checking device)" : "");
         printf("    %-16s %s\n", "platform", d->platform);
         printf("    %-16s %s\n", "vendor", d->vendor);
         printf("    %-16s %s\n", "driver", d->driver);
@@ -188,7 +191,15 @@ static int info_main(int argc, char **argv)
         print_bytes("max allocation", d->max_alloc);
         print_bytes("local memory", d->local_mem);
         printf("    %-16s %zu\n", "max work-group", d->max_work_group);
-        printf("    %-16s %s\n\n", "fp64", d->has_fp64 ? "yes" : "no");
+        printf("    %-16s %s\n", "fp64", d->has_fp64 ? "yes" : "no");
+        /* listed as a cpu like any other, though orders of magnitude slower
+         * (rusticl's llvmpipe: a 1000 x 1000 product in about 16 s) */
+        if (clrt_device_is_emulator(d))
+            printf("    %-16s %s\n", "use",
+                   "for checking only: an emulating or checking device, correct but slow; the default\n"
+                   "                     ranking puts it below every native driver and clrt-bench measures it\n"
+                   "                     only when selected");
+        putchar('\n');
     }
     free(devs);
 

@@ -53,7 +53,9 @@ static int take_help(tool_args *a, char **v) {
                INT_MAX);
     return TOOL_ARGS_DONE;
 }
-static int take_reps(tool_args *a, char **v) { return tool_args_int(a, v[0], 1, 100000, &((mpi_bench_opts *)a->state)->reps); }
+static int take_reps(tool_args *a, char **v) {
+    return tool_args_int(a, v[0], 1, 100000, &((mpi_bench_opts *)a->state)->reps);
+}
 static int take_floats(tool_args *a, char **v) {
     return tool_args_size(a, v[0], 1, INT_MAX, &((mpi_bench_opts *)a->state)->floats);
 }

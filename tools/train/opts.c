@@ -98,10 +98,19 @@ static int take_seed(tool_args *a, char **v)
     return rc;
 }
 
-static int take_print_every(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->print_every); }
+static int take_print_every(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->print_every);
+}
 static int take_limit(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->limit); }
-static int take_test_limit(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->test_limit); }
-static int take_stop_after(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->stop_after); }
+static int take_test_limit(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->test_limit);
+}
+static int take_stop_after(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->stop_after);
+}
 
 static int take_profile_every(tool_args *a, char **v)
 {

@@ -429,14 +429,20 @@ static int take_min_reps(tool_args *a, char **v)
 {
     return tool_args_int(a, v[0], 1, BENCH_MAX_ROUNDS, &((parse_state *)a->state)->min_reps);
 }
-static int take_warmup(tool_args *a, char **v) { return tool_args_int(a, v[0], 0, 100, &((parse_state *)a->state)->warmup); }
+static int take_warmup(tool_args *a, char **v)
+{
+    return tool_args_int(a, v[0], 0, 100, &((parse_state *)a->state)->warmup);
+}
 static int take_min_time(tool_args *a, char **v) { return take_seconds(a, v[0], &((parse_state *)a->state)->min_time); }
 static int take_max_time(tool_args *a, char **v) { return take_seconds(a, v[0], &((parse_state *)a->state)->max_time); }
 static int take_first_size(tool_args *a, char **v)
 {
     return tool_args_size(a, v[0], 1, SIZE_MAX, &((parse_state *)a->state)->o.first_size);
 }
-static int take_threads(tool_args *a, char **v) { return tool_args_int(a, v[0], 1, 64, &((parse_state *)a->state)->o.host_threads); }
+static int take_threads(tool_args *a, char **v)
+{
+    return tool_args_int(a, v[0], 1, 64, &((parse_state *)a->state)->o.host_threads);
+}
 static int take_tune_size(tool_args *a, char **v)
 {
     return tool_args_size(a, v[0], 1, SIZE_MAX, &((parse_state *)a->state)->o.tune_size);
@@ -718,7 +724,8 @@ int bench_opts_check_memory(const bench_opts *o, unsigned long long host_bytes)
     }
     const double first = (double)o->first_size, tune = 2 * (double)o->tune_size; /* the tuner times N and 2N */
     snprintf(what, sizeof what, "%zu", o->first_size);
-    if (o->run[BENCH_MATMUL] && o->child && fits("--first-size", what, product_bytes(first, first, first, es), host_bytes, dbl))
+    if (o->run[BENCH_MATMUL] && o->child &&
+        fits("--first-size", what, product_bytes(first, first, first, es), host_bytes, dbl))
         return TOOL_ARGS_BAD;
     snprintf(what, sizeof what, "%zu", o->tune_size);
     if (o->tune && fits("--tune-size", what, product_bytes(tune, tune, tune, es), host_bytes, dbl))

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/output.h"
+#include "common/wait_status.h"
 
 static int have_gnuplot(void)
 {
@@ -190,8 +191,8 @@ static FILE *script_open(char *path, size_t cap)
 }
 
 /* gnuplot run on script, what it prints (the PNG) read into *png (malloc'd):
- * 0, or -1 when it could not run or failed. */
-static int render(const char *script, unsigned char **png, size_t *len)
+ * 0, or -1 when it could not run or failed, with how it ended in how. */
+static int render(const char *script, unsigned char **png, size_t *len, char *how, size_t how_cap)
 {
     int fds[2];
     *png = NULL;
@@ -226,8 +227,14 @@ static int render(const char *script, unsigned char **png, size_t *len)
     }
     close(fds[0]);
     int status = 0;
-    if (pid > 0 && waitpid(pid, &status, 0) != pid)
+    snprintf(how, how_cap, pid > 0 ? "printed no image" : "could not start");
+    if (pid > 0 && tool_wait_child(pid, &status) != 0) {
+        snprintf(how, how_cap, "could not be waited for");
         ok = 0;
+    } else if (pid > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        tool_wait_status_text(status, how, how_cap); /* 127: no gnuplot to run */
+        ok = 0;
+    }
     return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && *len > 0 ? 0 : -1;
 }
 
@@ -290,10 +297,11 @@ int bench_plot(const bench_report *r, const char *png)
     write_script(g, r, panels, np, math, nm);
     unsigned char *image = NULL;
     size_t len = 0;
-    int rc = ferror(g) | (fclose(g) != 0) ? -1 : render(script, &image, &len);
+    char how[96] = "";
+    int rc = ferror(g) | (fclose(g) != 0) ? -1 : render(script, &image, &len, how, sizeof how);
     unlink(script);
     if (rc != 0)
-        fprintf(stderr, "clrt-bench: gnuplot failed; no plot written to %s\n", png);
+        fprintf(stderr, "clrt-bench: gnuplot %s; no plot written to %s\n", how[0] ? how : "failed", png);
     char err[700];
     if (rc == 0 && tool_out_write(png, image, len, err, sizeof err) != 0) {
         fprintf(stderr, "clrt-bench: --plot %s\n", err);
