@@ -1,7 +1,7 @@
 #!/bin/bash
 # libFuzzer (clang, with ASan+UBSan): each target (the selector, the API,
-# the tuned-file parser, clrt-train's IDX and state-file readers; and, under
-# atheris, the Python package's shape/index normaliser) for a
+# the tuned-file parser, clrt-train's IDX and state-file readers, clrt-bench's
+# command line; and, under atheris, the Python package's shape/index normaliser) for a
 # bounded time ($CLRT_FUZZ_SECONDS each, default 30), starting from the kept
 # corpus in tests/fuzz/corpus. New inputs go to the build folder, not the repository;
 # a crash, a sanitizer report or a contract violation fails the run and
@@ -10,7 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ci_root"
 ci_clang_step fuzz -DCLRT_FUZZ=ON -DCLRT_SANITIZE=address,undefined
-targets="selector api tuned idx state"
+targets="selector api tuned idx state bench_opts"
 cmake --build "$b" -j2 --target $(printf 'fuzz_%s ' $targets) >/dev/null
 seconds=${CLRT_FUZZ_SECONDS:-30}
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
@@ -39,4 +39,4 @@ CLRT_LIBRARY=$ci_root/build/libclrt.so PYTHONPATH=$ci_root/python \
     2>"$b/fuzz-py_index.log" || { tail -60 "$b/fuzz-py_index.log"; exit 1; }
 echo "fuzz_py_index: $(grep -oE '^Done [0-9]+ runs' "$b/fuzz-py_index.log" | awk '{print $2}')" \
      "executions in ${seconds} s, $(ls "$b/corpus-py_index" | wc -l) new inputs"
-ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file) and atheris (Python index normaliser)"
+ci_timer_report "libFuzzer (selector, API, tuned file, IDX, state file, clrt-bench options) and atheris (Python index normaliser)"

@@ -26,25 +26,25 @@
 
 #include <clrt/clrt.h>
 
+#include "cli/opts.h"
 #include "common/build_notice.h"
-#include "cases.h"
 #include "common/output.h"
-#include "clblast.h"
-#include "cold.h"
-#include "first.h"
-#include "first_raw.h"
-#include "openblas_force.h"
-#include "opts.h"
-#include "overhead.h"
-#include "peak.h"
-#include "plot.h"
-#include "print.h"
-#include "progress.h"
-#include "bench_ref.h"
-#include "session.h"
-#include "split.h"
-#include "timing.h"
-#include "bench_tune.h"
+#include "measure/cases.h"
+#include "measure/cold.h"
+#include "measure/first.h"
+#include "measure/first_raw.h"
+#include "measure/overhead.h"
+#include "measure/session.h"
+#include "measure/split.h"
+#include "measure/timing.h"
+#include "reference/clblast.h"
+#include "reference/host_ref.h"
+#include "reference/openblas_force.h"
+#include "reference/peak.h"
+#include "report/plot.h"
+#include "report/print.h"
+#include "report/progress.h"
+#include "tune/tune.h"
 
 static bench_opts opts;
 static bench_report report;
@@ -53,6 +53,11 @@ static int tuned_file_lost;
 
 /* ---- devices */
 
+static void list_devices(FILE *f);
+
+/* The --device selectors to the report's devices: 0, -1 when the devices
+ * cannot be listed (exit 1), 2 after naming a selector that matches none
+ * and listing those there are (exit 2, like the other tools). */
 static int select_devices(void)
 {
     size_t n = 0;
@@ -78,8 +83,10 @@ static int select_devices(void)
         clrt_device_info pick;
         if (strspn(opts.devices[s], " \t\r\n") == strlen(opts.devices[s]) ||
             clrt_device_select(opts.devices[s], &pick) != CLRT_OK || pick.index >= n) {
-            fprintf(stderr, "clrt-bench: no device matches '%s' (clrt-bench --list shows them)\n", opts.devices[s]);
-            return -1;
+            fprintf(stderr, "clrt-bench: --device %s: no device matches it; the devices (by index, P:D, type or "
+                            "name):\n", opts.devices[s]);
+            list_devices(stderr);
+            return 2;
         }
         want[pick.index] = 1;
     }
@@ -98,7 +105,10 @@ static int select_devices(void)
     return 0;
 }
 
-static void list_devices(void)
+/* One line a device on f (--list on stdout; after a selector that matches
+ * nothing, on stderr): its selectors, what it is, and whether the default
+ * run measures it. */
+static void list_devices(FILE *f)
 {
     size_t n = 0;
     clrt_device_info info[64];
@@ -107,10 +117,12 @@ static void list_devices(void)
         return;
     }
     if (n == 0)
-        printf("no OpenCL device (install a driver such as POCL)\n");
+        fprintf(f, "no OpenCL device (install a driver such as POCL)\n");
     for (size_t i = 0; i < n && i < 64; i++)
-        printf("%zu  [%u:%u]  %s  (%s, driver %s)%s\n", info[i].index, info[i].platform_index, info[i].device_index,
-               info[i].name, info[i].platform, info[i].driver, info[i].has_fp64 ? "" : "  no fp64");
+        fprintf(f, "%zu  [%u:%u]  %s  %s  (%s, driver %s)%s%s\n", info[i].index, info[i].platform_index,
+                info[i].device_index, clrt_device_type_name(info[i].type), info[i].name, info[i].platform,
+                info[i].driver, info[i].has_fp64 ? "" : "  no fp64",
+                clrt_device_is_emulator(&info[i]) ? "  a checking device: measured only when selected" : "");
 }
 
 static void fill_report_header(int argc, char **argv)
@@ -253,7 +265,8 @@ static int report_failures(void)
         }
     for (size_t d = 0; d < report.ndevices; d++)
         for (int dbl = 0; dbl < 2; dbl++)
-            if (report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok)
+            if ((report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok) ||
+                report.devices[d].first[dbl].failed)
                 failures++;
     return failures;
 }
@@ -283,8 +296,9 @@ static int bench(int argc, char **argv)
         return 2;
     }
     fill_report_header(argc, argv);
-    if (select_devices() != 0)
-        return 1;
+    const int selected = select_devices();
+    if (selected != 0)
+        return selected < 0 ? 1 : selected;
     /* before anything runs: the probe wants the cores to itself */
     if (opts.peak && opts.run[BENCH_MATMUL])
         bench_peak_measure(&report.peak, opts.host_threads);
@@ -314,8 +328,9 @@ static int bench(int argc, char **argv)
 static int cold_start(int argc, char **argv)
 {
     fill_report_header(argc, argv);
-    if (select_devices() != 0)
-        return 1;
+    const int selected = select_devices();
+    if (selected != 0)
+        return selected < 0 ? 1 : selected;
     clrt_device_info devs[BENCH_MAX_DEVICES];
     size_t n = 0;
     for (size_t d = 0; d < report.ndevices && n < BENCH_MAX_DEVICES; d++)
@@ -341,7 +356,7 @@ static int bench_main(int argc, char **argv)
     if (opts.child_mode == 3)
         return bench_cold_child(&opts, t_main);
     if (opts.list) {
-        list_devices();
+        list_devices(stdout);
         return 0;
     }
     if (opts.openblas_query)

@@ -22,6 +22,7 @@
 #include <clrt/clrt.h>
 #include <clrt/clrt_tune.h>
 
+#include "common/args.h"
 #include "common/output.h"
 
 static double now(void)
@@ -109,10 +110,18 @@ static void layer(clrt_context *ctx, clrt_queue *q, const clrt_conv2d_shape *s, 
 
 int main(int argc, char **argv)
 {
-    const size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 64;
-    int rounds = argc > 2 ? atoi(argv[2]) : 15;
-    if (n == 0 || rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "usage: nn-conv-phases [batch >= 1 [rounds 1..%d]]\n", MAX_ROUNDS);
+    /* the batch and the rounds, range-checked where they enter: a batch whose
+     * images a size_t counts many times over, rounds the medians' array holds */
+    unsigned long long n = 64, rounds = 15;
+    char why[96];
+    const char *bad = NULL;
+    if (argc > 1 && tool_parse_count(argv[1], 1, 1u << 20, &n, why, sizeof why) != 0)
+        bad = argv[1];
+    else if (argc > 2 && tool_parse_count(argv[2], 1, MAX_ROUNDS, &rounds, why, sizeof why) != 0)
+        bad = argv[2];
+    if (bad) {
+        fprintf(stderr, "nn-conv-phases: %s: %s\nusage: nn-conv-phases [batch 1..%u [rounds 1..%d [params]]]\n", bad,
+                why, 1u << 20, MAX_ROUNDS);
         return 2;
     }
     clrt_context *ctx;
@@ -129,8 +138,8 @@ int main(int argc, char **argv)
         printf("nn kernels' parameters: %s\n", argv[3]);
     }
     const clrt_conv2d_shape conv1 = {1, 28, 28, 20, 5, 5, 1, 0}, conv2 = {20, 12, 12, 50, 5, 5, 1, 0};
-    layer(ctx, q, &conv1, n, rounds, "conv1");
-    layer(ctx, q, &conv2, n, rounds, "conv2");
+    layer(ctx, q, &conv1, (size_t)n, (int)rounds, "conv1");
+    layer(ctx, q, &conv2, (size_t)n, (int)rounds, "conv2");
     clrt_queue_destroy(q);
     clrt_context_destroy(ctx);
     return tool_stdout_close("nn-conv-phases"); /* the timings printed, checked */

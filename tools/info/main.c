@@ -1,6 +1,5 @@
 /* clrt-info: list every OpenCL device clrt can use, with the selectors that
  * pick it and the facts that decide its kernel parameters. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 
 #include <clrt/clrt.h>
 
+#include "common/args.h"
 #include "common/output.h"
 #include "kernels.h"
 #include "warm.h"
@@ -22,7 +22,7 @@ static void print_bytes(const char *label, unsigned long long bytes)
         printf("    %-16s %.0f KiB\n", label, (double)bytes / 1024);
 }
 
-static int usage(FILE *f)
+static void usage(FILE *f)
 {
     fprintf(f, "usage: clrt-info [--default | --kernels | --warm [--jobs N] [SELECTOR]]\n"
                "  Lists every OpenCL device with its index (selector \"N\"), platform:device\n"
@@ -41,73 +41,116 @@ static int usage(FILE *f)
                "             device.\n"
                "  --jobs N   with --warm: N processes share the work, compiling at once\n"
                "             (default: the CPUs online, at most 8; 1: this process alone).\n");
-    return f == stdout ? 0 : 2;
 }
 
-/* A whole number in [1, max] from text, or 0. */
-static size_t count_arg(const char *text, size_t max)
+/* What the command line asks for. */
+typedef struct info_opts {
+    int show_default, kernels, warm;
+    size_t jobs;              /* --jobs N, 0: not given */
+    const char *warm_share;   /* --warm-share I/N (a helper of --warm --jobs N) */
+    const char *selector;     /* the device of --warm or --warm-share */
+} info_opts;
+
+#define OPTS(a) ((info_opts *)(a)->state)
+
+static int take_help(tool_args *a, char **v)
 {
-    char *end = NULL;
-    errno = 0;
-    const unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || *end || text[0] == '-' || v < 1 || v > max)
-        return 0;
-    return (size_t)v;
+    (void)a, (void)v;
+    usage(stdout);
+    return TOOL_ARGS_DONE;
 }
 
-/* What follows --warm: [--jobs N] [SELECTOR], in either order. */
-static int warm_main(int argc, char **argv)
+static int take_jobs(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, 64, &OPTS(a)->jobs); }
+
+static int take_warm_share(tool_args *a, char **v)
+{
+    OPTS(a)->warm_share = v[0];
+    return 0;
+}
+
+/* The one argument that is no option: the device --warm fills the caches of. */
+static int take_selector(tool_args *a, char **v)
+{
+    if (OPTS(a)->selector) {
+        fprintf(stderr, "clrt-info: one device at a time: '%s', then '%s' (clrt-info --help)\n", OPTS(a)->selector,
+                v[0]);
+        return TOOL_ARGS_BAD;
+    }
+    OPTS(a)->selector = v[0];
+    return 0;
+}
+
+static const tool_option options[] = {
+    TOOL_VALUES("--help", "-h", 0, take_help),
+    TOOL_SWITCH("--default", info_opts, show_default, 1),
+    TOOL_SWITCH("--kernels", info_opts, kernels, 1),
+    TOOL_SWITCH("--warm", info_opts, warm, 1),
+    TOOL_VALUES("--jobs", NULL, 1, take_jobs),
+    TOOL_VALUES("--warm-share", NULL, 1, take_warm_share),
+};
+
+/* The command line, checked whole: 0 to run, 1 when --help printed, 2 after a message. */
+static int info_parse(info_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    tool_args a = {.tool = "clrt-info", .state = o, .positional = take_selector};
+    const int rc = tool_args_parse(&a, options, sizeof options / sizeof *options, argc, argv);
+    if (rc != TOOL_ARGS_RUN)
+        return rc;
+    const char *clash = NULL;
+    if (o->kernels + o->warm + (o->warm_share != NULL) > 1)
+        clash = "--kernels, --warm and --warm-share go alone";
+    else if (o->jobs && !o->warm)
+        clash = "--jobs goes with --warm";
+    else if (o->selector && !o->warm && !o->warm_share)
+        clash = "a device selector goes with --warm";
+    if (clash) {
+        fprintf(stderr, "clrt-info: %s (clrt-info --help)\n", clash);
+        return TOOL_ARGS_BAD;
+    }
+    return TOOL_ARGS_RUN;
+}
+
+/* --warm [--jobs N] [SELECTOR]: the CPUs online, at most 8, by default. */
+static int warm_main(const info_opts *o)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
-    const char *selector = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--jobs") == 0) {
-            if (i + 1 >= argc || !(jobs = count_arg(argv[++i], 64))) {
-                fprintf(stderr, "clrt-info: --jobs takes a whole number from 1 to 64\n");
-                return 2;
-            }
-        } else if (!selector && argv[i][0] != '-') {
-            selector = argv[i];
-        } else {
-            return usage(stderr);
-        }
-    }
-    return info_warm(selector, jobs);
+    size_t jobs = o->jobs ? o->jobs : cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+    return info_warm(o->selector, jobs);
 }
 
 /* --warm-share I/N [SELECTOR]: a helper of --warm --jobs N. */
 static int warm_share_main(const char *share, const char *selector)
 {
-    char one[32], all[32];
+    unsigned long long i = 0, n = 0;
+    char one[32], why[96];
     const char *slash = strchr(share, '/');
-    if (!slash || (size_t)(slash - share) >= sizeof one || strlen(slash + 1) >= sizeof all)
-        return usage(stderr);
-    snprintf(one, sizeof one, "%.*s", (int)(slash - share), share);
-    snprintf(all, sizeof all, "%s", slash + 1);
-    const size_t n = count_arg(all, 64), i = count_arg(one, n ? n : 1);
-    if (!n || !i)
-        return usage(stderr);
-    return info_warm_share(selector, i - 1, n);
+    if (slash && (size_t)(slash - share) < sizeof one) {
+        snprintf(one, sizeof one, "%.*s", (int)(slash - share), share);
+        if (tool_parse_count(slash + 1, 1, 64, &n, why, sizeof why) != 0 ||
+            tool_parse_count(one, 1, n, &i, why, sizeof why) != 0)
+            n = 0;
+    }
+    if (!n) {
+        fprintf(stderr, "clrt-info: --warm-share %s: not I/N with 1 <= I <= N <= 64 (clrt-info --help)\n", share);
+        return 2;
+    }
+    return info_warm_share(selector, (size_t)i - 1, (size_t)n);
 }
 
 static int info_main(int argc, char **argv)
 {
-    int show_default = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--default") == 0)
-            show_default = 1;
-        else if (strcmp(argv[i], "--kernels") == 0)
-            return info_kernels();
-        else if (strcmp(argv[i], "--warm") == 0)
-            return warm_main(argc - i - 1, argv + i + 1);
-        else if (strcmp(argv[i], "--warm-share") == 0 && i + 1 < argc && i + 3 >= argc)
-            return warm_share_main(argv[i + 1], i + 2 < argc ? argv[i + 2] : NULL);
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            return usage(stdout);
-        else
-            return usage(stderr);
-    }
+    info_opts o;
+    const int parsed = info_parse(&o, argc, argv);
+    if (parsed != TOOL_ARGS_RUN)
+        return parsed == TOOL_ARGS_DONE ? 0 : 2;
+    if (o.kernels)
+        return info_kernels();
+    if (o.warm)
+        return warm_main(&o);
+    if (o.warm_share)
+        return warm_share_main(o.warm_share, o.selector);
+    const int show_default = o.show_default;
 
     size_t n = 0;
     int status = clrt_device_list(NULL, 0, &n);
@@ -138,8 +181,8 @@ static int info_main(int argc, char **argv)
            n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
         const clrt_device_info *d = &devs[i];
-        printf("%zu  [%u:%u]  %s  %s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
-               d->name);
+        printf("%zu  [%u:%u]  %s  %s%s\n", d->index, d->platform_index, d->device_index, clrt_device_type_name(d->type),
+               d->name, clrt_device_is_emulator(d) ? "  (checking device)" : "");
         printf("    %-16s %s\n", "platform", d->platform);
         printf("    %-16s %s\n", "vendor", d->vendor);
         printf("    %-16s %s\n", "driver", d->driver);
@@ -148,7 +191,15 @@ static int info_main(int argc, char **argv)
         print_bytes("max allocation", d->max_alloc);
         print_bytes("local memory", d->local_mem);
         printf("    %-16s %zu\n", "max work-group", d->max_work_group);
-        printf("    %-16s %s\n\n", "fp64", d->has_fp64 ? "yes" : "no");
+        printf("    %-16s %s\n", "fp64", d->has_fp64 ? "yes" : "no");
+        /* listed as a cpu like any other, though orders of magnitude slower
+         * (rusticl's llvmpipe: a 1000 x 1000 product in about 16 s) */
+        if (clrt_device_is_emulator(d))
+            printf("    %-16s %s\n", "use",
+                   "for checking only: an emulating or checking device, correct but slow; the default\n"
+                   "                     ranking puts it below every native driver and clrt-bench measures it\n"
+                   "                     only when selected");
+        putchar('\n');
     }
     free(devs);
 

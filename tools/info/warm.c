@@ -13,6 +13,8 @@
 
 #include <clrt/clrt.h>
 
+#include "common/wait_status.h"
+
 extern char **environ;
 
 static double now(void)
@@ -56,7 +58,8 @@ static int run_share(const char *selector, size_t share, size_t shares, int quie
     clrt_context *ctx;
     int st = clrt_context_create(&ctx, selector);
     if (st != CLRT_OK) {
-        fprintf(stderr, "clrt-info: --warm: %s\n", clrt_error_message());
+        if (!quiet) /* a helper's failure is said by the first process, once */
+            fprintf(stderr, "clrt-info: --warm: %s\n", clrt_error_message());
         return st == CLRT_ENODEVICE ? 2 : 1;
     }
     clrt_context_device(ctx, d);
@@ -115,17 +118,29 @@ static int spawn_share(const char *selector, size_t i, size_t n, pid_t *pid, FIL
     return 0;
 }
 
-/* A helper's exit status, its compiles added to *builds; 0 when it warmed its share. */
-static int join_share(pid_t pid, FILE *out, int *builds)
+/* A helper's exit status, its compiles added to *builds; 0 when it warmed
+ * its share. A helper that failed is said on stderr with how it ended
+ * (share i of n), unless told: stopped by this process (SIGTERM, when it
+ * runs the plan alone). */
+static int join_share(pid_t pid, FILE *out, int *builds, size_t i, size_t n, int told)
 {
-    int n = 0, status = 0;
-    const int got = fscanf(out, "%d", &n);
+    int k = 0, status = 0;
+    const int got = fscanf(out, "%d", &k);
     fclose(out);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (tool_wait_child(pid, &status) != 0) {
+        fprintf(stderr, "clrt-info: --warm: cannot wait for helper process %zu of %zu: %s\n", i + 1, n,
+                strerror(errno));
+        return 1;
+    }
     if (got == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        *builds += n;
+        *builds += k;
         return 0;
+    }
+    if (!told) {
+        char how[96];
+        tool_wait_status_text(status, how, sizeof how);
+        fprintf(stderr, "clrt-info: --warm: helper process %zu of %zu (share %zu of the plan) %s%s\n", i + 1, n,
+                i + 1, how, got == 1 || !WIFEXITED(status) || WEXITSTATUS(status) ? "" : " without its count");
     }
     return WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
 }
@@ -137,18 +152,23 @@ int info_warm(const char *selector, size_t jobs)
     FILE *out[MAX_JOBS];
     size_t started = 1;
     const double t0 = now();
+    /* a selector that matches nothing is said once, before any helper starts */
+    clrt_device_info d;
+    if (clrt_device_select(selector, &d) != CLRT_OK) {
+        fprintf(stderr, "clrt-info: --warm: %s\n", clrt_error_message());
+        return 2;
+    }
     for (; started < jobs && started < MAX_JOBS; started++)
         if (spawn_share(selector, started, jobs, &pid[started], &out[started]) != 0)
             break;
     /* helpers that could not start: this process runs the plan alone */
     const size_t shares = started == jobs ? jobs : 1;
     int builds = 0;
-    clrt_device_info d;
     int rc = run_share(selector, 0, shares, 0, &builds, &d);
     for (size_t i = 1; i < started; i++) {
         if (shares == 1)
             kill(pid[i], SIGTERM);
-        const int h = join_share(pid[i], out[i], &builds);
+        const int h = join_share(pid[i], out[i], &builds, i, started, shares == 1);
         if (shares > 1 && h != 0 && rc == 0)
             rc = h;
     }

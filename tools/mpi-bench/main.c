@@ -10,12 +10,14 @@
  * Rank 0 prints the minimum and the median over the rounds of the slowest
  * rank's time: the minimum is the cost on an idle machine, the median what a
  * shared one gives. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <clrt/clrt_mpi.h>
 
+#include "common/args.h"
 #include "common/output.h"
 
 static int cmp(const void *a, const void *b) {
@@ -34,26 +36,55 @@ static void report(const char *what, double *t, int reps, size_t bytes) {
                1e3 * t[reps / 2], (double)bytes / t[0] / 1e9);
 }
 
+/* --reps N and --floats N, each range-checked where it enters: a round
+ * count the timings' arrays hold, and an element count MPI_Allreduce's int
+ * count holds (and its float32 bytes a size_t). */
+typedef struct mpi_bench_opts {
+    int reps;
+    size_t floats;
+} mpi_bench_opts;
+
+static int take_help(tool_args *a, char **v) {
+    (void)v;
+    if (!a->quiet)
+        printf("usage: mpirun -np R clrt-mpi-bench [--reps N] [--floats N]\n"
+               "  --reps N    rounds timed (default 50, at most 100000)\n"
+               "  --floats N  one buffer of N float32 (at most %d) instead of the network's 8 gradients\n",
+               INT_MAX);
+    return TOOL_ARGS_DONE;
+}
+static int take_reps(tool_args *a, char **v) {
+    return tool_args_int(a, v[0], 1, 100000, &((mpi_bench_opts *)a->state)->reps);
+}
+static int take_floats(tool_args *a, char **v) {
+    return tool_args_size(a, v[0], 1, INT_MAX, &((mpi_bench_opts *)a->state)->floats);
+}
+
+/* TOOL_ARGS_RUN, TOOL_ARGS_DONE after --help, TOOL_ARGS_BAD after a message
+ * (said by rank 0 alone: quiet on the others). */
+static int parse(int argc, char **argv, int quiet, int *reps, size_t *floats) {
+    static const tool_option options[] = {TOOL_VALUES("--help", "-h", 0, take_help),
+                                          TOOL_VALUES("--reps", NULL, 1, take_reps),
+                                          TOOL_VALUES("--floats", NULL, 1, take_floats)};
+    mpi_bench_opts o = {*reps, 0};
+    tool_args a = {.tool = "clrt-mpi-bench", .state = &o, .quiet = quiet};
+    const int rc = tool_args_parse(&a, options, sizeof options / sizeof *options, argc, argv);
+    *reps = o.reps;
+    *floats = o.floats;
+    return rc;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, size, reps = 50;
     size_t floats = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--floats") && i + 1 < argc)
-            floats = (size_t)strtoull(argv[++i], NULL, 10);
-        else {
-            if (rank == 0)
-                fprintf(stderr, "usage: mpirun -np R clrt-mpi-bench [--reps N] [--floats N]\n");
-            MPI_Finalize();
-            return 2;
-        }
+    const int parsed = parse(argc, argv, rank != 0, &reps, &floats);
+    if (parsed != TOOL_ARGS_RUN) {
+        MPI_Finalize();
+        return parsed == TOOL_ARGS_DONE ? 0 : 2;
     }
-    if (reps < 1)
-        reps = 1;
     /* the article's network: conv1 20x25 + 20, conv2 50x500 + 50, fc1 500x800 + 500, fc2 10x500 + 10 */
     size_t rows[8] = {20, 1, 50, 1, 500, 1, 10, 1}, cols[8] = {25, 20, 500, 50, 800, 500, 500, 10};
     size_t n = 8, total = 0;

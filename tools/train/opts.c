@@ -1,20 +1,23 @@
 /* clrt-train's command line: every option, its default, its range. */
 #include "opts.h"
 
-#include <errno.h>
-#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <clrt/clrt.h>
 
+#include "common/args.h"
+
 static const char usage[] =
     "usage: clrt-train [--data DIR] [--epochs N] [--batch N] [--lr X] [--momentum X] [--seed N]\n"
-    "                  [--device SEL] [--print-every N] [--limit N] [--save FILE] [--resume FILE]\n"
-    "                  [--json FILE] [--profile] [--profile-every N]\n"
+    "                  [--device SEL] [--print-every N] [--limit N] [--test-limit N] [--stop-after N]\n"
+    "                  [--save FILE] [--resume FILE] [--json FILE] [--profile] [--profile-every N]\n"
+    "                  [--fp64] [--no-progress]\n"
     "       clrt-train --predict FILE [--images FILE [--labels FILE]] [--out FILE] [--json FILE]\n"
-    "                          [--data DIR] [--device SEL]\n"
+    "                          [--data DIR] [--device SEL] [--test-limit N]\n"
+    "       clrt-train --help | --version\n"
     "\n"
     "Trains the source article's network (conv 1->20 5x5, relu, maxpool 2, conv 20->50 5x5,\n"
     "relu, maxpool 2, fc 800->500, relu, fc 500->10; cross-entropy; SGD with momentum) on an\n"
@@ -29,7 +32,8 @@ static const char usage[] =
     "  --momentum X      SGD momentum (default 0.9)\n"
     "  --seed N          initial weights and the shuffle of every epoch (default 0)\n"
     "  --device SEL      a clrt device selector (default: $CLRT_DEVICE, else the best device)\n"
-    "  --print-every N   print the running loss every N mini-batches (default 2000)\n"
+    "  --print-every N   print the running loss every N mini-batches (default 2000), and at\n"
+    "                    least once an epoch (every mini-batches-an-epoch when fewer)\n"
     "  --limit N         train on the first N training images only\n"
     "  --test-limit N    test on the first N test images only\n"
     "  --save FILE       after training (or --stop-after), write weights and optimizer state\n"
@@ -56,51 +60,95 @@ static const char usage[] =
     "Exit status: 0 done, 2 bad options or input files, or an output that could not be\n"
     "written, 1 a device failure, 130 or 143 stopped by SIGINT or SIGTERM.\n";
 
-static int bad(const char *opt, const char *val, const char *why)
+static int take_help(tool_args *a, char **v)
 {
-    fprintf(stderr, "clrt-train: %s %s: %s (clrt-train --help)\n", opt, val, why);
-    return 2;
+    (void)a, (void)v;
+    fputs(usage, stdout);
+    return TOOL_ARGS_DONE;
 }
 
-/* An unsigned decimal count in [lo, hi]. */
-static int count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
-                 unsigned long long *out)
+static int take_version(tool_args *a, char **v)
 {
-    if (!s)
-        return bad(opt, "", "needs a value");
-    char *end = NULL;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return bad(opt, s, "not a whole number");
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return bad(opt, s, errno ? "out of range" : "not a whole number");
-    if (v < lo || v > hi) {
-        char why[96];
-        snprintf(why, sizeof why, "must be %llu to %llu", lo, hi);
-        return bad(opt, s, why);
-    }
-    *out = v;
-    return 0;
+    (void)a, (void)v;
+    printf("clrt-train (clrt %s)\n", clrt_version());
+    return TOOL_ARGS_DONE;
 }
 
-static int real(const char *opt, const char *s, double lo, double hi, double *out)
+#define OPTS(a) ((train_opts *)(a)->state)
+
+static int take_epochs(tool_args *a, char **v)
 {
-    if (!s)
-        return bad(opt, "", "needs a value");
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno)
-        return bad(opt, s, "not a number");
-    if (!isfinite(v) || v < lo || v > hi) {
-        char why[96];
-        snprintf(why, sizeof why, "must be %g to %g", lo, hi);
-        return bad(opt, s, why);
-    }
-    *out = v;
-    return 0;
+    unsigned long long n;
+    const int rc = tool_args_count(a, v[0], 1, TRAIN_EPOCHS_MAX, &n);
+    if (rc == 0)
+        OPTS(a)->epochs = (unsigned)n;
+    return rc;
 }
+
+static int take_batch(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, TRAIN_BATCH_MAX, &OPTS(a)->batch); }
+static int take_lr(tool_args *a, char **v) { return tool_args_real(a, v[0], 0.0, TRAIN_LR_MAX, &OPTS(a)->lr); }
+static int take_momentum(tool_args *a, char **v) { return tool_args_real(a, v[0], 0.0, 1.0, &OPTS(a)->momentum); }
+
+static int take_seed(tool_args *a, char **v)
+{
+    unsigned long long n;
+    const int rc = tool_args_count(a, v[0], 0, UINT64_MAX, &n);
+    if (rc == 0)
+        OPTS(a)->seed = (uint64_t)n;
+    return rc;
+}
+
+static int take_print_every(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->print_every);
+}
+static int take_limit(tool_args *a, char **v) { return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->limit); }
+static int take_test_limit(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->test_limit);
+}
+static int take_stop_after(tool_args *a, char **v)
+{
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->stop_after);
+}
+
+static int take_profile_every(tool_args *a, char **v)
+{
+    OPTS(a)->profile = 1;
+    return tool_args_size(a, v[0], 1, SIZE_MAX, &OPTS(a)->profile_every);
+}
+
+/* The options that name a file, a folder or a device: kept as given. */
+#define PATH_TAKE(member)                                                                                             \
+    static int take_##member(tool_args *a, char **v)                                                                  \
+    {                                                                                                                 \
+        OPTS(a)->member = v[0];                                                                                       \
+        return 0;                                                                                                     \
+    }
+PATH_TAKE(data)
+PATH_TAKE(device)
+PATH_TAKE(save)
+PATH_TAKE(resume)
+PATH_TAKE(json)
+PATH_TAKE(predict)
+PATH_TAKE(images)
+PATH_TAKE(labels)
+PATH_TAKE(out)
+
+#define SWITCH(name, member, value) TOOL_SWITCH(name, train_opts, member, value)
+#define VALUES(name, take) TOOL_VALUES(name, NULL, 1, take)
+
+static const tool_option options[] = {
+    TOOL_VALUES("--help", "-h", 0, take_help), TOOL_VALUES("--version", NULL, 0, take_version),
+    VALUES("--data", take_data), VALUES("--epochs", take_epochs), VALUES("--batch", take_batch),
+    VALUES("--lr", take_lr), VALUES("--momentum", take_momentum), VALUES("--seed", take_seed),
+    VALUES("--device", take_device), VALUES("--print-every", take_print_every), VALUES("--limit", take_limit),
+    VALUES("--test-limit", take_test_limit), VALUES("--stop-after", take_stop_after),
+    VALUES("--profile-every", take_profile_every), VALUES("--save", take_save), VALUES("--resume", take_resume),
+    VALUES("--json", take_json), VALUES("--predict", take_predict), VALUES("--images", take_images),
+    VALUES("--labels", take_labels), VALUES("--out", take_out),
+    SWITCH("--no-progress", progress, 0), SWITCH("--fp64", f64, 1), SWITCH("--profile", profile, 1),
+};
 
 static void defaults(train_opts *o)
 {
@@ -114,95 +162,32 @@ static void defaults(train_opts *o)
     o->profile_every = 50;
 }
 
+/* A refusal of option opt's value that the whole command line explains. */
+static int refuse(tool_args *a, const char *opt, const char *value, const char *why)
+{
+    a->option = opt;
+    return tool_args_bad(a, value, why);
+}
+
+/* The options that go together, or not. */
+static int combinations(tool_args *a, const train_opts *o)
+{
+    if (o->labels && !o->images)
+        return refuse(a, "--labels", o->labels, "needs --images");
+    if (o->images && !o->predict)
+        return refuse(a, "--images", o->images, "only goes with --predict");
+    if (o->out && !o->predict)
+        return refuse(a, "--out", o->out, "only goes with --predict");
+    if (o->predict && (o->save || o->resume || o->stop_after || o->profile))
+        return refuse(a, "--predict", o->predict,
+                      "classifies only: no --save, --resume, --stop-after or --profile with it");
+    return 0;
+}
+
 int train_opts_parse(train_opts *o, int argc, char **argv)
 {
     defaults(o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned long long n = 0;
-        int st = 0, takes = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 1;
-        } else if (!strcmp(a, "--version")) {
-            printf("clrt-train (clrt %s)\n", clrt_version());
-            return 1;
-        } else if (!strcmp(a, "--data"))
-            o->data = v;
-        else if (!strcmp(a, "--epochs")) {
-            if (!(st = count(a, v, 1, TRAIN_EPOCHS_MAX, &n)))
-                o->epochs = (unsigned)n;
-        } else if (!strcmp(a, "--batch")) {
-            if (!(st = count(a, v, 1, TRAIN_BATCH_MAX, &n)))
-                o->batch = (size_t)n;
-        } else if (!strcmp(a, "--lr"))
-            st = real(a, v, 0.0, TRAIN_LR_MAX, &o->lr);
-        else if (!strcmp(a, "--momentum"))
-            st = real(a, v, 0.0, 1.0, &o->momentum);
-        else if (!strcmp(a, "--seed")) {
-            if (!(st = count(a, v, 0, UINT64_MAX, &n)))
-                o->seed = (uint64_t)n;
-        } else if (!strcmp(a, "--device"))
-            o->device = v;
-        else if (!strcmp(a, "--print-every")) {
-            if (!(st = count(a, v, 1, SIZE_MAX, &n)))
-                o->print_every = (size_t)n;
-        } else if (!strcmp(a, "--limit")) {
-            if (!(st = count(a, v, 1, SIZE_MAX, &n)))
-                o->limit = (size_t)n;
-        } else if (!strcmp(a, "--test-limit")) {
-            if (!(st = count(a, v, 1, SIZE_MAX, &n)))
-                o->test_limit = (size_t)n;
-        } else if (!strcmp(a, "--stop-after")) {
-            if (!(st = count(a, v, 1, SIZE_MAX, &n)))
-                o->stop_after = (size_t)n;
-        } else if (!strcmp(a, "--profile-every")) {
-            if (!(st = count(a, v, 1, SIZE_MAX, &n))) {
-                o->profile_every = (size_t)n;
-                o->profile = 1;
-            }
-        } else if (!strcmp(a, "--save"))
-            o->save = v;
-        else if (!strcmp(a, "--resume"))
-            o->resume = v;
-        else if (!strcmp(a, "--json"))
-            o->json = v;
-        else if (!strcmp(a, "--predict"))
-            o->predict = v;
-        else if (!strcmp(a, "--images"))
-            o->images = v;
-        else if (!strcmp(a, "--labels"))
-            o->labels = v;
-        else if (!strcmp(a, "--out"))
-            o->out = v;
-        else {
-            takes = 0;
-            if (!strcmp(a, "--no-progress"))
-                o->progress = 0;
-            else if (!strcmp(a, "--fp64"))
-                o->f64 = 1;
-            else if (!strcmp(a, "--profile"))
-                o->profile = 1;
-            else {
-                fprintf(stderr, "clrt-train: unknown option %s (clrt-train --help)\n", a);
-                return 2;
-            }
-        }
-        if (st)
-            return st;
-        if (takes) {
-            if (!v || !*v)
-                return bad(a, "", "needs a value");
-            i++;
-        }
-    }
-    if (o->labels && !o->images)
-        return bad("--labels", o->labels, "needs --images");
-    if ((o->images || o->out) && !o->predict)
-        return bad(o->images ? "--images" : "--out", o->images ? o->images : o->out, "only goes with --predict");
-    if (o->predict && (o->save || o->resume || o->stop_after || o->profile))
-        return bad("--predict", o->predict,
-                   "classifies only: no --save, --resume, --stop-after or --profile with it");
-    return 0;
+    tool_args a = {.tool = "clrt-train", .state = o};
+    const int rc = tool_args_parse(&a, options, sizeof options / sizeof *options, argc, argv);
+    return rc ? rc : combinations(&a, o);
 }

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <clrt/clrt_event.h>
+
+#include "common/build_notice.h"
 #include "common/output.h"
 #include "data.h"
 #include "train_device.h"
@@ -69,6 +72,8 @@ typedef struct run {
     double running;            /* losses read since the last printed line, summed */
     double *printed;           /* every printed running loss */
     size_t nprinted;
+    size_t every;              /* a loss line every this many mini-batches: --print-every, at most an epoch's */
+    clrt_event *prev;          /* the last mini-batch's end: the next one waits for it (pace) */
     train_profile prof;        /* --profile's timings (prof.every 0: off) */
     double epoch_t0;           /* --profile: when this epoch's shuffle began */
     double t0;                 /* when the run began: the origin of its total time */
@@ -202,8 +207,11 @@ static int save_state(run *r, uint64_t epoch, uint64_t index, uint64_t shuffle)
     return rc;
 }
 
+static void pace_end(run *r);
+
 static void cleanup(run *r)
 {
+    pace_end(r);
     clrt_buffer *b[] = {r->x, r->y, r->tx, r->ty, r->losses};
     for (size_t i = 0; i < sizeof b / sizeof *b; i++)
         if (b[i])
@@ -244,14 +252,39 @@ typedef struct schedule {
     double secs;            /* the training's time */
 } schedule;
 
-/* The running loss of the last --print-every steps, printed. */
+/* The host runs at most one mini-batch ahead of the device: after queuing
+ * mini-batch i it waits for i - 1 to end (the device then runs i while the
+ * host queues i + 1, so it never waits for the host). A stop (SIGINT,
+ * SIGTERM, --stop-after) then ends the run after the mini-batch in flight,
+ * as the usage says, not after the thousands a free-running host would have
+ * queued by then (the losses are read only every --print-every). */
+static int pace(run *r)
+{
+    clrt_event *ev = NULL;
+    int st = clrt_event_record(&ev, r->q);
+    if (st == CLRT_OK && r->prev)
+        st = clrt_event_wait(r->prev);
+    clrt_event_destroy(r->prev);
+    r->prev = ev;
+    return st;
+}
+
+/* The last mini-batch's event released (the queue is finished or the run
+ * failed); before the queue goes. */
+static void pace_end(run *r)
+{
+    clrt_event_destroy(r->prev);
+    r->prev = NULL;
+}
+
+/* The running loss of the last r->every steps, printed. */
 static int print_loss(run *r, unsigned e, size_t i)
 {
     const int st = flush_losses(r);
     if (st != CLRT_OK)
         return st;
     train_progress_clear();
-    double l = r->running / (double)r->o->print_every;
+    double l = r->running / (double)r->every;
     printf("[%u, %5zu] loss: %.3f\n", e + 1, i + 1, l);
     fflush(stdout);
     r->printed[r->nprinted++] = l;
@@ -302,12 +335,18 @@ static int epoch_loop(run *r, unsigned e, size_t first, const size_t *order, sch
     }
     for (size_t i = first; st == CLRT_OK && i < spe; i++) {
         const size_t row = i * o->batch, rows = n - row < o->batch ? n - row : o->batch;
-        if ((st = one_step(r, row, rows, sc->done)) != CLRT_OK)
+        if ((st = one_step(r, row, rows, sc->done)) != CLRT_OK || (st = pace(r)) != CLRT_OK)
             break;
         r->kept++;
         sc->done++;
         sc->images += rows;
-        if ((i + 1) % o->print_every == 0) {
+        if (sc->done == 1) { /* the first mini-batch done: its kernels' first launches compiled */
+            st = clrt_queue_finish(r->q);
+            tool_build_notice_wait(0);
+            if (st != CLRT_OK)
+                break;
+        }
+        if ((i + 1) % r->every == 0) {
             if ((st = print_loss(r, e, i)) != CLRT_OK)
                 break;
         } else if (r->kept == r->nloss_rows)
@@ -348,7 +387,11 @@ static void plan(run *r, const train_state *saved, schedule *sc)
     sc->shuffle = o->resume ? saved->shuffle : train_shuffle_start(o->seed);
     r->running = o->resume ? saved->running : 0;
     sc->total = sc->e0 < o->epochs ? (size_t)(o->epochs - sc->e0) * sc->spe - sc->i0 : 0;
-    r->nloss_rows = o->print_every < sc->spe ? o->print_every : sc->spe;
+    /* a loss line at least once an epoch: an interval longer than an epoch
+     * (the article's 2000 on a --limit run) would never come, the count
+     * starting again with each epoch */
+    r->every = o->print_every < sc->spe ? o->print_every : sc->spe ? sc->spe : 1;
+    r->nloss_rows = r->every;
     if (r->nloss_rows > LOSS_ROWS_MAX)
         r->nloss_rows = LOSS_ROWS_MAX;
 }
@@ -408,6 +451,7 @@ static int train_epochs(run *r, schedule *sc, size_t *order)
     }
     if (st == CLRT_OK)
         st = clrt_queue_finish(r->q);
+    pace_end(r);
     sc->secs = train_now() - t0;
     train_progress_clear();
     return st;
@@ -466,19 +510,23 @@ static int train_and_test(run *r, const train_state *saved)
     plan(r, saved, &sc);
     const size_t n = r->train.count;
     size_t *order = malloc(n * sizeof *order);
-    r->printed = calloc(sc.total / o->print_every + 2, sizeof *r->printed);
+    r->printed = calloc(sc.total / r->every + 2, sizeof *r->printed);
     if (!order || !r->printed) {
         free(order);
         fprintf(stderr, "clrt-train: no memory for %zu images\n", n);
         return 1;
     }
+    /* until the first mini-batch is done, a cold run's silence is compiling: timed on stderr */
+    tool_build_notice_wait(1);
     int st = set_up_net(r, saved);
     if (st != CLRT_OK) {
+        tool_build_notice_wait(0);
         free(order);
         return train_device_fail("setting up the network", st);
     }
     catch_stop_signals();
     st = train_epochs(r, &sc, order);
+    tool_build_notice_wait(0);
     free(order);
     int rc = st != CLRT_OK ? train_device_fail("training", st) : 0;
     size_t correct = 0;
@@ -534,6 +582,11 @@ int train_run(const train_opts *o, const train_hooks *h)
         return 2;
     }
     int rc = o->resume ? check_resume(&r, &saved) : 0;
+    if (rc == 0 && r.train.count < o->batch) /* runs, but learns next to nothing: said, not silent */
+        fprintf(stderr,
+                "clrt-train: only %zu training image%s%s, fewer than one mini-batch of --batch %zu: each epoch is "
+                "one step on them, too little to learn from; expect a test accuracy near chance (10%%)\n",
+                r.train.count, r.train.count == 1 ? "" : "s", o->limit ? " (--limit)" : " in the data set", o->batch);
     if (rc == 0)
         rc = h->device_open(o->device, &r.ctx, &r.q, r.device, sizeof r.device);
     if (rc == 0)
@@ -574,8 +627,10 @@ static int classify(run *r, const train_state *saved, int32_t *p, size_t rows, d
         st = upload_test(r);
     if (st == CLRT_OK)
         st = clrt_buffer_create(&pred, r->ctx, CLRT_INT32, rows, 1);
+    tool_build_notice_wait(1); /* the first pass compiles on a cold run */
     if (st == CLRT_OK)
         st = warm_up(r, pred);
+    tool_build_notice_wait(0);
     const double t0 = train_now();
     if (st == CLRT_OK)
         st = train_net_classify(r->net, pred, r->tx, TRAIN_EVAL_ROWS);

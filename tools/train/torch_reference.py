@@ -139,6 +139,8 @@ def main():
         # the shuffle and the batches on the device itself: a DataLoader would
         # copy every batch from the host, which PyTorch on a GPU need not do
         order = torch.randperm(len(x), device=dev)
+        # a line at least once an epoch, as clrt-train prints them
+        every = min(a.print_every, (len(x) + a.batch - 1) // a.batch)
         for i, start in enumerate(range(0, len(x), a.batch)):
             pick = order[start:start + a.batch]
             xb, yb = x[pick], y[pick]
@@ -148,8 +150,8 @@ def main():
             opt.step()
             running += loss.item()
             images += len(xb)
-            if i % a.print_every == a.print_every - 1:
-                print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running / a.print_every), flush=True)
+            if i % every == every - 1:
+                print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running / every), flush=True)
                 running = 0.0
     if dev.type == "cuda":
         torch.cuda.synchronize()

@@ -117,7 +117,7 @@ static void test_options(void **state)
     refused("--data good --limit 99999999999999999999999", "--limit|out of range");
     refused("--data good --epochs", "--epochs|needs a value");
     refused("--data good --images x.idx", "--images x.idx|only goes with --predict");
-    refused("--data good --profile-every 0", "--profile-every 0|must be 1 to");
+    refused("--data good --profile-every 0", "--profile-every 0|must be at least 1");
     refused("--data good --profile-every x", "--profile-every x|not a whole number");
     refused("--data good --profile-every", "--profile-every|needs a value");
     refused("--data good --profile --bogus", "unknown option --bogus");

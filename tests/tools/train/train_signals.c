@@ -1,6 +1,7 @@
-/* clrt-train stopped by a signal (docs/train.md, "Save, resume, stop"): SIGINT
- * or SIGTERM during training, then the same signal again and again every few
- * milliseconds until it exits (a double Ctrl-C, a supervisor that repeats
+/* clrt-train stopped by a signal (docs/train.md, "Save, resume, stop"): it
+ * stops after the mini-batch in flight, not after the ones queued behind it;
+ * SIGINT or SIGTERM during training, then the same signal again and again
+ * every few milliseconds until it exits (a double Ctrl-C, a supervisor that repeats
  * itself) must still end with the state saved whole: exit 130 or 143, the
  * --save file complete and no temporary file; resuming it gives the losses and
  * the final state file of the run that was never interrupted, byte for byte.
@@ -143,6 +144,61 @@ static void stopped_by(int sig)
     free(y);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "after the mini-batch in flight" (clrt-train --help): 16,384 images in
+ * batches of 2 (8192 mini-batches an epoch), a loss line every 4000, so
+ * that between two lines nothing makes the host wait for the device. SIGINT 0.3 s after the
+ * first line must end the run within 1 s: the host may run one mini-batch
+ * ahead of the device, not thousands (a free-running host had queued up to
+ * the next line's 4000, seconds of work, all run before it stopped). */
+static void stops_after_the_batch_in_flight(void **state)
+{
+    (void)state;
+    tf_dataset("big", 16384);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        if (chdir(tf_dir) != 0)
+            _exit(126);
+        execl(CLRT_TRAIN_PATH, "clrt-train", "--no-progress", "--data", "big", "--epochs", "1", "--batch", "2",
+              "--print-every", "4000", "--test-limit", "16", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char out[4096] = "";
+    size_t used = 0;
+    while (!strstr(out, "] loss: ")) {
+        ssize_t got = read(fds[0], out + used, sizeof out - 1 - used);
+        if (got < 0 && errno == EINTR)
+            continue;
+        assert_true(got > 0); /* the first loss line comes before the end */
+        used += (size_t)got;
+        out[used] = '\0';
+    }
+    sleep_ms(300);
+    const double t0 = now_s();
+    kill(pid, SIGINT);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    const double took = now_s() - t0;
+    close(fds[0]);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    if (took > 1.0)
+        fail_msg("clrt-train ran %.2f s after SIGINT: more than the mini-batch in flight", took);
+}
+
 static void repeated_sigint(void **state)
 {
     (void)state;
@@ -164,6 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(repeated_sigint),
         cmocka_unit_test(repeated_sigterm),
+        cmocka_unit_test(stops_after_the_batch_in_flight),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tf_done();
