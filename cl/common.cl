@@ -53,4 +53,24 @@ void clrt_copy_run(__global const REAL *src, __global REAL *dst, const ulong n)
         dst[i] = src[i];
 }
 
+/* The epilogue of a GEMM's store (clrt_gemm_ex, clrt_gemm_strided_batched):
+ * epi = act << 2 | bias, bias 0 none, 1 one value per column j (a 1 x N row,
+ * bias[j]), 2 one value per row i (an M x 1 column, bias[i * bias_ld]); act a
+ * clrt_activation (1 relu, 2 gelu's tanh form, 3 sigmoid, 4 tanh). T is the
+ * type of v, REAL or REALV: the built-ins and ?: work lane by lane on vectors. */
+#define CLRT_EPI_BIAS(epi) ((epi) & 3u)
+#define CLRT_EPI_ACT(epi) ((epi) >> 2)
+#define CLRT_ACT(v, act, T)                                                                  \
+    do {                                                                                     \
+        if ((act) == 1u)                                                                     \
+            (v) = (v) < (T)(0) ? (T)(0) : (v); /* NaN stays NaN */                           \
+        else if ((act) == 2u)                                                                \
+            (v) = (T)(0.5) * (v) *                                                           \
+                  ((T)(1) + tanh((T)(0.7978845608028654) * ((v) + (T)(0.044715) * (v) * (v) * (v)))); \
+        else if ((act) == 3u)                                                                \
+            (v) = (T)(1) / ((T)(1) + exp(-(v)));                                             \
+        else if ((act) == 4u)                                                                \
+            (v) = tanh(v);                                                                   \
+    } while (0)
+
 /* ---- end of the prelude */
