@@ -20,7 +20,7 @@ fail() {
     echo "tune.sh: $*" >&2
     exit 1
 }
-# Every check reads clrt-bench's --json report (tools/bench/print_json.c),
+# Every check reads clrt-bench's --json report (tools/bench/report/print_json.c),
 # never the table's wording.
 json_get() { # json_get FILE PYTHON-EXPRESSION-OVER-r: prints its value
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

@@ -1,4 +1,4 @@
-/* clrt-bench's choice of OpenBLAS's best core (tools/bench/openblas_core.c)
+/* clrt-bench's choice of OpenBLAS's best core (tools/bench/reference/openblas_core.c)
  * on made-up CPUs and builds: the Intel Xeons OpenBLAS 0.3.21 does not know
  * (where it runs Prescott and the bench must force Cooperlake), AMD Zen 4,
  * older AVX-512 parts short of BF16 or of BW/VL, AVX2 on Intel and AMD, the
@@ -9,7 +9,7 @@
 
 #include "common/test_util.h"
 
-#include "openblas_core.h"
+#include "reference/openblas_core.h"
 
 enum {
     SSE3 = BENCH_CPU_SSE2 | BENCH_CPU_SSE3,

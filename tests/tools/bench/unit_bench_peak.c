@@ -1,6 +1,6 @@
-/* clrt-bench's FMA peak probe (tools/bench/peak.c) on the machine that runs
+/* clrt-bench's FMA peak probe (tools/bench/reference/peak.c) on the machine that runs
  * the test: it measures, with the widest vector FMA the CPU's features allow
- * (tools/bench/cpu_features.c), and its figures hold together: fp64 at about
+ * (tools/bench/reference/cpu_features.c), and its figures hold together: fp64 at about
  * half of fp32 (half the lanes, same instructions per cycle), a GFLOP/s figure
  * a CPU core can reach, two threads not slower than one. Off x86 it says
  * that it did not measure. */
@@ -9,8 +9,8 @@
 
 #include "common/test_util.h"
 
-#include "cpu_features.h"
-#include "peak.h"
+#include "reference/cpu_features.h"
+#include "reference/peak.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 static void test_measures(void **state)
