@@ -277,26 +277,23 @@ void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alph
                 REALV v = alpha * VLOAD(j, tile[i]);
                 if (use_beta)
                     v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
-                if (epi) {
-                    if (CLRT_EPI_BIAS(epi) == 1u)
-                        v += VLOAD(0, bias + cj);
-                    else if (CLRT_EPI_BIAS(epi) == 2u)
-                        v += (REALV)(bias[rr * bias_ld]);
-                    CLRT_ACT(v, CLRT_EPI_ACT(epi), REALV);
-                }
+                if (CLRT_EPI_BIAS(epi))
+                    v = clrt_bias_v(v, CLRT_EPI_BIAS(epi), bias, rr, cj, bias_ld);
                 VSTORE(v, 0, Cr + cj);
+                if (CLRT_EPI_ACT(epi)) /* on what was stored (cl/common.cl says why) */
+                    VSTORE(clrt_act_v(VLOAD(0, Cr + cj), CLRT_EPI_ACT(epi)), 0, Cr + cj);
             } else {
 #pragma unroll 1
                 for (int q = 0; q < VW; ++q)
                     if (cj + q >= col0 && cj + q < N) {
                         REAL v = alpha * tile[i][j * VW + q];
-                        v = use_beta ? fma(beta, Cr[cj + q], v) : v;
-                        if (epi) {
-                            if (CLRT_EPI_BIAS(epi))
-                                v += bias[CLRT_EPI_BIAS(epi) == 1u ? cj + q : rr * bias_ld];
-                            CLRT_ACT(v, CLRT_EPI_ACT(epi), REAL);
-                        }
+                        if (use_beta)
+                            v = fma(beta, Cr[cj + q], v);
+                        if (CLRT_EPI_BIAS(epi))
+                            v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cj + q, bias_ld);
                         Cr[cj + q] = v;
+                        if (CLRT_EPI_ACT(epi))
+                            Cr[cj + q] = clrt_act(Cr[cj + q], CLRT_EPI_ACT(epi));
                     }
             }
         }
@@ -502,13 +499,13 @@ void MM_KERNEL(matmul_dot)(const uint M, const uint N, const uint K, const REAL 
             for (uint k = kv; k < K; ++k) /* the last K % VW steps */
                 s = fma(Ar[i][k], Br[j][k], s);
             REAL v = alpha * s;
-            v = use_beta ? fma(beta, C[rr * ldc + cc], v) : v;
-            if (epi) {
-                if (CLRT_EPI_BIAS(epi))
-                    v += bias[CLRT_EPI_BIAS(epi) == 1u ? cc : rr * bias_ld];
-                CLRT_ACT(v, CLRT_EPI_ACT(epi), REAL);
-            }
+            if (use_beta)
+                v = fma(beta, C[rr * ldc + cc], v);
+            if (CLRT_EPI_BIAS(epi))
+                v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cc, bias_ld);
             C[rr * ldc + cc] = v;
+            if (CLRT_EPI_ACT(epi))
+                C[rr * ldc + cc] = clrt_act(C[rr * ldc + cc], CLRT_EPI_ACT(epi));
         }
     }
 }

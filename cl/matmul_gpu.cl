@@ -247,22 +247,27 @@ __attribute__((always_inline)) void tile_fma(REALV acc[TM][NV], const __local RE
     STORE(B, Bs + (nb) * B_SIZE, BN)                                              \
     barrier(CLK_LOCAL_MEM_FENCE);
 
-/* The epilogue (the prelude's CLRT_EPI_*; epi 0: none) of C's element or vector
- * at (i, j): bias added, then the activation. */
-#define EPILOGUE_V(v, i, j)                                                       \
-    if (epi) {                                                                    \
-        if (CLRT_EPI_BIAS(epi) == 1u)                                             \
-            v += VLOAD(0, bias + (j));                                            \
-        else if (CLRT_EPI_BIAS(epi) == 2u)                                        \
-            v += (REALV)(bias[(i) * bias_ld]);                                    \
-        CLRT_ACT(v, CLRT_EPI_ACT(epi), REALV);                                    \
-    }
-#define EPILOGUE_S(v, i, j)                                                       \
-    if (epi) {                                                                    \
+/* v stored at C's vector or element p, (i, j), with the epilogue (the prelude's
+ * CLRT_EPI_*; epi 0: none): the bias added, then the activation applied to what
+ * was stored (cl/common.cl says why). */
+#define STORE_V(v, p, i, j)                                                       \
+    do {                                                                          \
+        REALV v_ = (v);                                                           \
         if (CLRT_EPI_BIAS(epi))                                                   \
-            v += bias[CLRT_EPI_BIAS(epi) == 1u ? (j) : (i) * bias_ld];            \
-        CLRT_ACT(v, CLRT_EPI_ACT(epi), REAL);                                     \
-    }
+            v_ = clrt_bias_v(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);    \
+        VSTORE(v_, 0, (p));                                                       \
+        if (CLRT_EPI_ACT(epi))                                                    \
+            VSTORE(clrt_act_v(VLOAD(0, (p)), CLRT_EPI_ACT(epi)), 0, (p));         \
+    } while (0)
+#define STORE_S(v, p, i, j)                                                       \
+    do {                                                                          \
+        REAL v_ = (v);                                                            \
+        if (CLRT_EPI_BIAS(epi))                                                   \
+            v_ = clrt_bias(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);      \
+        *(p) = v_;                                                                \
+        if (CLRT_EPI_ACT(epi))                                                    \
+            *(p) = clrt_act(*(p), CLRT_EPI_ACT(epi));                             \
+    } while (0)
 
 /* C = act(alpha acc + beta C + bias) for the work-item's TM x TN block (beta == 0: C only
  * written), its rows and columns past M and N left out. */
@@ -289,13 +294,14 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
                     __global REALV *cv = (__global REALV *)(Cr + col);
                     if (use_beta)
                         v = fma((REALV)(beta), *cv, v);
-                    EPILOGUE_V(v, row, col);
-                    *cv = v;
+                    if (epi)
+                        STORE_V(v, Cr + col, row, col);
+                    else
+                        *cv = v;
                 } else {
                     if (use_beta)
                         v = fma((REALV)(beta), VLOAD(0, Cr + col), v);
-                    EPILOGUE_V(v, row, col);
-                    VSTORE(v, 0, Cr + col);
+                    STORE_V(v, Cr + col, row, col);
                 }
             } else {
 #pragma unroll
@@ -303,8 +309,7 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
                     if (col + q < N) {
                         REAL v = alpha * LANE(acc[i][j], q);
                         v = use_beta ? fma(beta, Cr[col + q], v) : v;
-                        EPILOGUE_S(v, row, col + q);
-                        Cr[col + q] = v;
+                        STORE_S(v, Cr + col + q, row, col + q);
                     }
             }
         }
@@ -420,6 +425,5 @@ __kernel void matmul_sum(const uint M, const uint N, const uint S, __global cons
         s += P[z * mn];
     __global REAL *c = C + c_off + i * ldc + j;
     s = beta != (REAL)(0) ? fma(beta, *c, s) : s;
-    EPILOGUE_S(s, i, j);
-    *c = s;
+    STORE_S(s, c, i, j);
 }
