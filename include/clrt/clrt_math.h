@@ -24,7 +24,8 @@ extern "C" {
  *  state (CLRT_EDEVICE on a failed context only once they are good).
  *
  *  dtypes: float32 and float64 everywhere; CLRT_INT32 only where a function
- *  says so (copy, fill, transpose, and as argmax's output), else
+ *  says so (copy, fill, transpose, and as argmax's output), CLRT_FLOAT16 and
+ *  CLRT_BFLOAT16 (storage) in clrt_copy() and clrt_convert(); else
  *  CLRT_EUNSUPPORTED.
  *
  *  In place: clrt_binary, clrt_unary, clrt_axpby, clrt_scale and clrt_copy may
@@ -220,10 +221,26 @@ CLRT_API int clrt_scale(clrt_queue *q, clrt_buffer *c, double alpha, const clrt_
  *  (else CLRT_EINVAL). */
 CLRT_API int clrt_fill(clrt_queue *q, clrt_buffer *c, double value);
 
-/** dst = src, one shape and dtype (else CLRT_ESHAPE), any dtype (int32
- *  too), bit for bit. dst the same window as src: nothing to do; a partial
+/** dst = src, one shape and dtype (else CLRT_ESHAPE), any dtype (int32,
+ *  float16 and bfloat16 too), bit for bit. dst the same window as src: nothing to do; a partial
  *  overlap is CLRT_EINVAL. */
 CLRT_API int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
+
+/** dst = src converted element by element, one shape (else CLRT_ESHAPE), any
+ *  pair of CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT16 and CLRT_BFLOAT16: rounded to
+ *  nearest even, NaN stays NaN, infinities stay, a finite value beyond the
+ *  destination's range becomes an infinity, subnormals of every dtype kept (not
+ *  flushed). Exact where the destination holds every value of the source
+ *  (float16 or bfloat16 to float32, anything to float64). Same dtypes: a copy, bit
+ *  for bit. dst sharing memory with src: CLRT_EINVAL; CLRT_INT32 on either side:
+ *  CLRT_EUNSUPPORTED. Runs on every device: float16 through OpenCL's core
+ *  vload_half and vstore_half, bfloat16 as 16-bit words (docs/half.md).
+ *  @code
+ *  // float32 weights stored as bfloat16, and back for arithmetic
+ *  clrt_convert(q, w16, w32);
+ *  clrt_convert(q, w32, w16);
+ *  @endcode */
+CLRT_API int clrt_convert(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
 
 /** c (cols x rows) = a (rows x cols) transposed; any dtype, int32 too
  *  (elements are moved bit for bit: NaN payloads stay). c sharing any memory

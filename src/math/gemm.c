@@ -243,6 +243,8 @@ int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const cl
                           clrt__overlap(c, a) ? "a" : "b");
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype))
+        return clrt__refuse_16bit(func);
     if (a->dtype != b->dtype || a->dtype != c->dtype)
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
                           clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 void clrt__ref_fill(void *data, clrt_dtype dtype, size_t count, unsigned seed)
 {
@@ -125,4 +126,55 @@ size_t clrt__ref_gemm_ex_wrong(const clrt__ref_gemm *g, FILE *log)
             }
         }
     return wrong;
+}
+
+/* x rounded to nearest even to a binary format of mbits stored significand bits
+ * and ebits exponent bits: its bits. */
+static uint32_t ref_round(double x, int mbits, int ebits)
+{
+    const int bias = (1 << (ebits - 1)) - 1, top = (1 << ebits) - 1;
+    const uint32_t sign = signbit(x) ? 1u << (mbits + ebits) : 0u, inf = sign | (uint32_t)top << mbits;
+    if (isnan(x))
+        return inf | 1u << (mbits - 1);
+    const double a = fabs(x);
+    if (isinf(a))
+        return inf;
+    if (a == 0)
+        return sign;
+    int e2;
+    (void)frexp(a, &e2);
+    int e = e2 - 1; /* a in [2^e, 2^(e+1)) */
+    if (e < 1 - bias)
+        e = 1 - bias; /* subnormal: in units of the smallest normal's last place */
+    double q = nearbyint(ldexp(a, mbits - e));
+    if (q >= ldexp(1.0, mbits + 1)) { /* rounded up to the next power of two */
+        q = ldexp(1.0, mbits);
+        e++;
+    }
+    if (e + bias >= top)
+        return inf;
+    const uint32_t m = (uint32_t)q;
+    if (m < (1u << mbits))
+        return sign | m; /* subnormal (exponent field 0) */
+    return sign | (((uint32_t)(e + bias) << mbits) + (m - (1u << mbits)));
+}
+
+uint16_t clrt__ref_f16_of(double x) { return (uint16_t)ref_round(x, 10, 5); }
+uint16_t clrt__ref_bf16_of(double x) { return (uint16_t)ref_round(x, 7, 8); }
+
+double clrt__ref_f16_value(uint16_t h)
+{
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const double s = h & 0x8000 ? -1.0 : 1.0;
+    if (e == 31)
+        return m ? NAN : s * INFINITY;
+    return s * (e ? ldexp(1024 + m, e - 25) : ldexp(m, -24));
+}
+
+double clrt__ref_bf16_value(uint16_t b)
+{
+    const uint32_t bits = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return (double)f;
 }

@@ -8,6 +8,7 @@
 #define CLRT_HOSTREF_REF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "clrt/clrt.h"
@@ -58,5 +59,15 @@ double clrt__ref_act(int act, double x);
  * device's exp and tanh: within 5 ulp) and for gelu of its argument (where
  * tanh's 1 cancels). NaN wants NaN. log: a line for each of the first five. */
 size_t clrt__ref_gemm_ex_wrong(const clrt__ref_gemm *g, FILE *log);
+
+/* The 16-bit dtypes in double: x rounded to nearest even to IEEE binary16 (f16)
+ * or bfloat16 (bf16) bits (NaN a quiet NaN of x's sign, a finite x beyond the
+ * format's range an infinity, subnormals kept), and the value of such bits
+ * (exact). x's own double is the reference: a conversion from float64 must not
+ * round twice. */
+uint16_t clrt__ref_f16_of(double x);
+uint16_t clrt__ref_bf16_of(double x);
+double clrt__ref_f16_value(uint16_t h);
+double clrt__ref_bf16_value(uint16_t b);
 
 #endif
