@@ -53,4 +53,64 @@ void clrt_copy_run(__global const REAL *src, __global REAL *dst, const ulong n)
         dst[i] = src[i];
 }
 
+/* The epilogue of a GEMM's store (clrt_gemm_ex, clrt_gemm_strided_batched):
+ * epi = act << 2 | bias, bias 0 none, 1 one value per column j (a 1 x N row,
+ * bias[j]), 2 one value per row i (an M x 1 column, bias[i * bias_ld]); act a
+ * clrt_activation (1 relu, 2 gelu's tanh form, 3 sigmoid, 4 tanh): clrt_bias and
+ * clrt_act below. */
+#define CLRT_EPI_BIAS(epi) ((epi) & 3u)
+#define CLRT_EPI_ACT(epi) ((epi) >> 2)
+
+#if !defined(CLRT_DTYPE) || CLRT_DTYPE != 3
+/* The epilogue's two steps for one element or VW along a row: clrt_act applies
+ * the activation (CLRT_EPI_ACT: 0 none), clrt_bias adds the bias of C's element
+ * (i, j) (mode CLRT_EPI_BIAS, nonzero: 1 bias[j], 2 bias[i * ld]). The stores add
+ * the bias, store, and apply the activation to what they stored: Oclgrind 21.10
+ * computed the two together wrong (the bias lost, or the last column of C given
+ * another value), inlined as a macro and as one function alike, where POCL and
+ * rusticl got them right. */
+REAL clrt_act(const REAL v, const uint act)
+{
+    switch (act) {
+    case 1u:
+        return v < (REAL)(0) ? (REAL)(0) : v; /* NaN stays NaN */
+    case 2u:
+        return (REAL)(0.5) * v * ((REAL)(1) + tanh((REAL)(0.7978845608028654) * (v + (REAL)(0.044715) * v * v * v)));
+    case 3u:
+        return (REAL)(1) / ((REAL)(1) + exp(-v));
+    case 4u:
+        return tanh(v);
+    default:
+        return v;
+    }
+}
+REALV clrt_act_v(const REALV v, const uint act)
+{
+    switch (act) {
+    case 1u:
+        return v < (REALV)(0) ? (REALV)(0) : v;
+    case 2u:
+        return (REALV)(0.5) * v *
+               ((REALV)(1) + tanh((REALV)(0.7978845608028654) * (v + (REALV)(0.044715) * v * v * v)));
+    case 3u:
+        return (REALV)(1) / ((REALV)(1) + exp(-v));
+    case 4u:
+        return tanh(v);
+    default:
+        return v;
+    }
+}
+REAL clrt_bias(const REAL v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
+               const uint ld)
+{
+    return v + (mode == 1u ? bias[j] : bias[i * ld]);
+}
+REALV clrt_bias_v(const REALV v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
+                  const uint ld)
+{
+    return v + (mode == 1u ? VLOAD(0, bias + j) : (REALV)(bias[i * ld]));
+}
+
+#endif
+
 /* ---- end of the prelude */

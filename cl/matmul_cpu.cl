@@ -22,6 +22,11 @@
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY)}, local = {WGX, WGY}.
  * Offsets are formed in size_t so that matrices beyond 2^32 elements index correctly.
  * beta == 0: C is only written (its old contents, NaN or not, never read).
+ * After ldc, matmul and matmul_dot take a batch and an epilogue: with a 3-D launch,
+ * dimension 2 over the matrices of a batch, matrix z's A, B and C start sa, sb, sc
+ * elements after the one before (never with packed operands); epi (the prelude's
+ * CLRT_EPI_*: 0 none) adds bias (at bias_off, column stride bias_ld) and applies
+ * the activation to alpha op(A) op(B) + beta C before the store.
  *
  * matmul's last argument, packed (only nonzero when M >= TM and N >= TN):
  *   bit 0  B is pack_b's panel copy of op(B); the launch may cover a range of column
@@ -162,12 +167,17 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
-            __global REAL *C, const ulong c_off, const uint ldc, const uint packed)
+            __global REAL *C, const ulong c_off, const uint ldc, const ulong sa, const ulong sb,
+            const ulong sc, __global const REAL *bias, const ulong bias_off, const uint bias_ld, const uint epi,
+            const uint packed)
 {
     const uint bpacked = packed & 1u, apacked = packed & 2u, swap = packed & 4u;
-    A += a_off;
-    B += b_off;
-    C += c_off;
+    /* a batch: matrix z of each operand sa, sb, sc elements on (never packed) */
+    const size_t z = get_global_id(2);
+    A += a_off + z * sa;
+    B += b_off + z * sb;
+    C += c_off + z * sc;
+    bias += bias_off;
     /* the work-item's column and row tile, and the launch's first ones (constant
      * dimensions: POCL 3.1 cannot link get_global_offset of a variable one) */
     const size_t g0 = get_global_id(0), g1 = get_global_id(1);
@@ -267,13 +277,23 @@ void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alph
                 REALV v = alpha * VLOAD(j, tile[i]);
                 if (use_beta)
                     v = fma((REALV)(beta), VLOAD(0, Cr + cj), v);
+                if (CLRT_EPI_BIAS(epi))
+                    v = clrt_bias_v(v, CLRT_EPI_BIAS(epi), bias, rr, cj, bias_ld);
                 VSTORE(v, 0, Cr + cj);
+                if (CLRT_EPI_ACT(epi)) /* on what was stored (cl/common.cl says why) */
+                    VSTORE(clrt_act_v(VLOAD(0, Cr + cj), CLRT_EPI_ACT(epi)), 0, Cr + cj);
             } else {
 #pragma unroll 1
                 for (int q = 0; q < VW; ++q)
                     if (cj + q >= col0 && cj + q < N) {
-                        const REAL v = alpha * tile[i][j * VW + q];
-                        Cr[cj + q] = use_beta ? fma(beta, Cr[cj + q], v) : v;
+                        REAL v = alpha * tile[i][j * VW + q];
+                        if (use_beta)
+                            v = fma(beta, Cr[cj + q], v);
+                        if (CLRT_EPI_BIAS(epi))
+                            v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cj + q, bias_ld);
+                        Cr[cj + q] = v;
+                        if (CLRT_EPI_ACT(epi))
+                            Cr[cj + q] = clrt_act(Cr[cj + q], CLRT_EPI_ACT(epi));
                     }
             }
         }
@@ -422,11 +442,14 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void MM_KERNEL(matmul_dot)(const uint M, const uint N, const uint K, const REAL alpha,
                 __global const REAL *A, const ulong a_off, const uint lda,
                 __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
-                __global REAL *C, const ulong c_off, const uint ldc)
+                __global REAL *C, const ulong c_off, const uint ldc, const ulong sa, const ulong sb,
+                const ulong sc, __global const REAL *bias, const ulong bias_off, const uint bias_ld, const uint epi)
 {
-    A += a_off;
-    B += b_off;
-    C += c_off;
+    const size_t z = get_global_id(2); /* matrix z of a batch */
+    A += a_off + z * sa;
+    B += b_off + z * sb;
+    C += c_off + z * sc;
+    bias += bias_off;
     const size_t col0 = get_global_id(0) * (size_t)DNV, row0 = get_global_id(1) * (size_t)DTM;
     if (row0 >= M || col0 >= N)
         return;
@@ -475,8 +498,14 @@ void MM_KERNEL(matmul_dot)(const uint M, const uint N, const uint K, const REAL 
             REAL s = lane_sum(acc[i][j]);
             for (uint k = kv; k < K; ++k) /* the last K % VW steps */
                 s = fma(Ar[i][k], Br[j][k], s);
-            const REAL v = alpha * s;
-            C[rr * ldc + cc] = use_beta ? fma(beta, C[rr * ldc + cc], v) : v;
+            REAL v = alpha * s;
+            if (use_beta)
+                v = fma(beta, C[rr * ldc + cc], v);
+            if (CLRT_EPI_BIAS(epi))
+                v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cc, bias_ld);
+            C[rr * ldc + cc] = v;
+            if (CLRT_EPI_ACT(epi))
+                C[rr * ldc + cc] = clrt_act(C[rr * ldc + cc], CLRT_EPI_ACT(epi));
         }
     }
 }

@@ -14,7 +14,11 @@
  * that the host launches both alike), is here ksplit: with ksplit != 0 the product is
  * cut into splits of ksplit along k, group z = get_group_id(2) computing split z,
  * k from z*ksplit, into the partial C + c_off + z*M*ldc (matmul_sum adds them up).
- * beta == 0: C is only written.
+ * beta == 0: C is only written. After ldc both kernels take a batch and an epilogue:
+ * without ksplit, group z = get_group_id(2) computes matrix z of a batch, whose A, B
+ * and C start sa, sb, sc elements after the one before; epi (the prelude's CLRT_EPI_*:
+ * 0 none) adds bias (at bias_off, column stride bias_ld) and applies the activation
+ * before the store (with k splits, matmul_sum applies it).
  *
  * Written against the GPUs' instruction sets: .ci/gpu-isa.sh shows what NVIDIA's and
  * AMD's compilers make of it (registers, spills, occupancy, the main loop's FMA share),
@@ -243,11 +247,34 @@ __attribute__((always_inline)) void tile_fma(REALV acc[TM][NV], const __local RE
     STORE(B, Bs + (nb) * B_SIZE, BN)                                              \
     barrier(CLK_LOCAL_MEM_FENCE);
 
-/* C = alpha acc + beta C for the work-item's TM x TN block (beta == 0: C only
+/* v stored at C's vector or element p, (i, j), with the epilogue (the prelude's
+ * CLRT_EPI_*; epi 0: none): the bias added, then the activation applied to what
+ * was stored (cl/common.cl says why). */
+#define STORE_V(v, p, i, j)                                                       \
+    do {                                                                          \
+        REALV v_ = (v);                                                           \
+        if (CLRT_EPI_BIAS(epi))                                                   \
+            v_ = clrt_bias_v(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);    \
+        VSTORE(v_, 0, (p));                                                       \
+        if (CLRT_EPI_ACT(epi))                                                    \
+            VSTORE(clrt_act_v(VLOAD(0, (p)), CLRT_EPI_ACT(epi)), 0, (p));         \
+    } while (0)
+#define STORE_S(v, p, i, j)                                                       \
+    do {                                                                          \
+        REAL v_ = (v);                                                            \
+        if (CLRT_EPI_BIAS(epi))                                                   \
+            v_ = clrt_bias(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);      \
+        *(p) = v_;                                                                \
+        if (CLRT_EPI_ACT(epi))                                                    \
+            *(p) = clrt_act(*(p), CLRT_EPI_ACT(epi));                             \
+    } while (0)
+
+/* C = act(alpha acc + beta C + bias) for the work-item's TM x TN block (beta == 0: C only
  * written), its rows and columns past M and N left out. */
 __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, const uint N, const REAL alpha,
                                             const REAL beta, __global REAL *C, const ulong c_off, const uint ldc,
-                                            const size_t gr0, const size_t gc0, const uint tx, const uint ty)
+                                            const size_t gr0, const size_t gc0, const uint tx, const uint ty,
+                                            const __global REAL *bias, const uint bias_ld, const uint epi)
 {
     C += c_off;
     const int use_beta = beta != (REAL)(0); /* uniform: beta == 0 never reads C */
@@ -265,16 +292,24 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
                 REALV v = alpha * acc[i][j];
                 if (cvec) {
                     __global REALV *cv = (__global REALV *)(Cr + col);
-                    *cv = use_beta ? fma((REALV)(beta), *cv, v) : v;
+                    if (use_beta)
+                        v = fma((REALV)(beta), *cv, v);
+                    if (epi)
+                        STORE_V(v, Cr + col, row, col);
+                    else
+                        *cv = v;
                 } else {
-                    VSTORE(use_beta ? fma((REALV)(beta), VLOAD(0, Cr + col), v) : v, 0, Cr + col);
+                    if (use_beta)
+                        v = fma((REALV)(beta), VLOAD(0, Cr + col), v);
+                    STORE_V(v, Cr + col, row, col);
                 }
             } else {
 #pragma unroll
                 for (int q = 0; q < VW; ++q)
                     if (col + q < N) {
                         REAL v = alpha * LANE(acc[i][j], q);
-                        Cr[col + q] = use_beta ? fma(beta, Cr[col + q], v) : v;
+                        v = use_beta ? fma(beta, Cr[col + q], v) : v;
+                        STORE_S(v, Cr + col + q, row, col + q);
                     }
             }
         }
@@ -291,7 +326,8 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
     const size_t gc0 = get_group_id(0) * (size_t)BN;                                              \
     const uint k_lo = ksplit ? (uint)get_group_id(2) * ksplit : 0;                               \
     const uint Kz = ksplit ? min(ksplit, K - k_lo) : K;                                           \
-    const ulong cz = c_off + (ksplit ? (ulong)get_group_id(2) * M * ldc : 0);                     \
+    const size_t zb = ksplit ? 0 : get_group_id(2); /* matrix zb of a batch */                    \
+    const ulong cz = c_off + (ksplit ? (ulong)get_group_id(2) * M * ldc : zb * sc);               \
     REALV acc[TM][NV];                                                                            \
     _Pragma("unroll") for (int i = 0; i < TM; ++i)                                                \
         _Pragma("unroll") for (int j = 0; j < NV; ++j) acc[i][j] = (REALV)(0);
@@ -302,7 +338,9 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
-            __global REAL *C, const ulong c_off, const uint ldc, const uint ksplit)
+            __global REAL *C, const ulong c_off, const uint ldc, const ulong sa, const ulong sb,
+            const ulong sc, __global const REAL *bias, const ulong bias_off, const uint bias_ld, const uint epi,
+            const uint ksplit)
 {
     __local REALV As_[A_SIZE / VW]; /* declared as vectors for their alignment */
     __local REALV Bs_[B_SIZE / VW];
@@ -310,8 +348,8 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
     __local REAL *Bs = (__local REAL *)Bs_;
     PROLOGUE
     /* the split's operands: k from k_lo, Kz of it */
-    A += a_off + (size_t)k_lo * (A_KC ? 1 : lda);
-    B += b_off + (size_t)k_lo * (B_KC ? 1 : ldb);
+    A += a_off + zb * sa + (size_t)k_lo * (A_KC ? 1 : lda);
+    B += b_off + zb * sb + (size_t)k_lo * (B_KC ? 1 : ldb);
     for (size_t k0 = 0; k0 < Kz; k0 += TK) {
         GENERAL_LOAD_STORE(B, B, ldb, gc0, N, k0, Kz, Bs, BN)
         GENERAL_LOAD_STORE(A, A, lda, gr0, M, k0, Kz, As, BM)
@@ -319,7 +357,7 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
         tile_fma(acc, As, Bs, tx, ty);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty);
+    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
 }
 
 /* The fast kernel: K (and ksplit) a positive multiple of 2*TK, and for each operand
@@ -330,7 +368,9 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
 void matmul_fast(const uint M, const uint N, const uint K, const REAL alpha,
                  __global const REAL *A0, const ulong a_off, const uint lda,
                  __global const REAL *B0, const ulong b_off, const uint ldb, const REAL beta,
-                 __global REAL *C, const ulong c_off, const uint ldc, const uint ksplit)
+                 __global REAL *C, const ulong c_off, const uint ldc, const ulong sa, const ulong sb,
+                 const ulong sc, __global const REAL *bias, const ulong bias_off, const uint bias_ld,
+                 const uint epi, const uint ksplit)
 {
     __local REALV As_[2 * A_SIZE / VW];
     __local REALV Bs_[2 * B_SIZE / VW];
@@ -339,6 +379,8 @@ void matmul_fast(const uint M, const uint N, const uint K, const REAL alpha,
     PROLOGUE
     REALV rA[A_SLOTS], rB[B_SLOTS];
     uint oA[A_SLOTS], oB[B_SLOTS];
+    A0 += zb * sa; /* the batch's matrix: its offsets from there are matrix 0's */
+    B0 += zb * sb;
 #pragma unroll
     for (int s = 0; s < A_SLOTS; ++s) {
         uint r, v;
@@ -362,15 +404,17 @@ void matmul_fast(const uint M, const uint N, const uint K, const REAL alpha,
         FAST_STEP(0, 1, 1)
         FAST_STEP(1, 0, (uint)(k0 + 2 * TK < Kz))
     }
-    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty);
+    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
 }
 
 /* C = the sum of the S partial products at P (each M x N, rows of N, one after the
  * other: the k splits' C, alpha applied) + beta C (beta == 0: C only written), in
- * order of the splits. One work-item per element of C, dim 0 over columns. */
+ * order of the splits, then the epilogue. One work-item per element of C, dim 0 over columns. */
 __kernel void matmul_sum(const uint M, const uint N, const uint S, __global const REAL *P, const REAL beta,
-                         __global REAL *C, const ulong c_off, const uint ldc)
+                         __global REAL *C, const ulong c_off, const uint ldc, __global const REAL *bias,
+                         const ulong bias_off, const uint bias_ld, const uint epi)
 {
+    bias += bias_off;
     const size_t j = get_global_id(0), i = get_global_id(1);
     if (i >= M || j >= N)
         return;
@@ -380,5 +424,6 @@ __kernel void matmul_sum(const uint M, const uint N, const uint S, __global cons
     for (uint z = 1; z < S; ++z)
         s += P[z * mn];
     __global REAL *c = C + c_off + i * ldc + j;
-    *c = beta != (REAL)(0) ? fma(beta, *c, s) : s;
+    s = beta != (REAL)(0) ? fma(beta, *c, s) : s;
+    STORE_S(s, c, i, j);
 }

@@ -218,8 +218,14 @@ CLRT_API void clrt_queue_destroy(clrt_queue *q);
 typedef enum {
     CLRT_FLOAT32 = 1, /**< float, 4 bytes */
     CLRT_FLOAT64 = 2, /**< double, 8 bytes: needs a device with fp64 (clrt_device_info::has_fp64) */
-    CLRT_INT32 = 3    /**< int32_t, 4 bytes: labels and indices. Create, write, read, view, copy,
+    CLRT_INT32 = 3,   /**< int32_t, 4 bytes: labels and indices. Create, write, read, view, copy,
                            fill, transpose, argmax's output; arithmetic on it is CLRT_EUNSUPPORTED */
+    CLRT_FLOAT16 = 4, /**< IEEE binary16, 2 bytes; host data for write and read is uint16_t holding its
+                           bits. Storage on every device (no cl_khr_fp16 needed): create, write, read,
+                           view, copy and clrt_convert() (to and from the float dtypes, rounded to
+                           nearest even); every other operation is CLRT_EUNSUPPORTED (docs/half.md) */
+    CLRT_BFLOAT16 = 5 /**< bfloat16, 2 bytes: the top 16 bits of a float; host data is uint16_t.
+                           As CLRT_FLOAT16: storage, copy and clrt_convert() */
 } clrt_dtype;
 
 /** A dense row-major matrix on a context's device, or a view: a window of

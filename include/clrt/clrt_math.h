@@ -24,7 +24,8 @@ extern "C" {
  *  state (CLRT_EDEVICE on a failed context only once they are good).
  *
  *  dtypes: float32 and float64 everywhere; CLRT_INT32 only where a function
- *  says so (copy, fill, transpose, and as argmax's output), else
+ *  says so (copy, fill, transpose, and as argmax's output), CLRT_FLOAT16 and
+ *  CLRT_BFLOAT16 (storage) in clrt_copy() and clrt_convert(); else
  *  CLRT_EUNSUPPORTED.
  *
  *  In place: clrt_binary, clrt_unary, clrt_axpby, clrt_scale and clrt_copy may
@@ -85,6 +86,82 @@ typedef enum { CLRT_NO_TRANS = 0, CLRT_TRANS = 1 } clrt_trans;
 CLRT_API int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
                        const clrt_buffer *b, double beta, clrt_buffer *c);
 
+/** The activation of a GEMM's epilogue (clrt_gemm_ex()). */
+typedef enum {
+    CLRT_ACT_NONE = 0, /**< none: the value as it is */
+    CLRT_ACT_RELU,     /**< max(x, 0); NaN stays NaN */
+    CLRT_ACT_GELU,     /**< 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): PyTorch's gelu with
+                            approximate="tanh" */
+    CLRT_ACT_SIGMOID,  /**< 1 / (1 + e^-x) */
+    CLRT_ACT_TANH      /**< tanh(x) */
+} clrt_activation;
+
+/** What clrt_gemm_ex() does to each element of the product before storing it. */
+typedef struct {
+    const clrt_buffer *bias; /**< NULL, or added: 1 x n (to every row) or m x 1 (to every column),
+                                  c's dtype */
+    clrt_activation act;     /**< applied last */
+} clrt_epilogue;
+
+/** GEMM with an epilogue applied in the product's store, one pass over c:
+ *  c = act(alpha op(a) op(b) + beta c + bias). Operands, dtypes, beta == 0 and
+ *  every refusal as clrt_gemm(); ep NULL is clrt_gemm(). bias (when not NULL) is
+ *  1 x n, added to every row of c, or m x 1, added to every column (a 1 x 1 bias
+ *  with c 1 x 1 is both), in c's dtype (else CLRT_ESHAPE), a live buffer or view of
+ *  q's context (else CLRT_EINVAL); bias sharing memory with c: CLRT_EINVAL; an act
+ *  outside clrt_activation: CLRT_EINVAL. The activation is the device's built-in
+ *  tanh and exp on the value computed in the dtype (OpenCL's bounds: tanh within 5
+ *  ulp, exp 3 ulp), so its error is the product's (clrt_gemm()) carried through the
+ *  function (whose slope is at most 1.13) plus a few ulp of the result, and for gelu
+ *  a few ulp of x where tanh's 1 cancels.
+ *  @code
+ *  // y = relu(x w^T + b): a linear layer's forward pass in one launch
+ *  clrt_epilogue ep = {b, CLRT_ACT_RELU};   // b: 1 x out
+ *  clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, x, w, 0.0, y, &ep);
+ *  @endcode */
+CLRT_API int clrt_gemm_ex(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+                          const clrt_buffer *b, double beta, clrt_buffer *c, const clrt_epilogue *ep);
+
+/** Strided batched GEMM: for i < count, c_i = alpha op(a_i) op(b_i) + beta c_i,
+ *  where x_i is the window of x's rows [i * stride_x, i * stride_x + rows of x_i)
+ *  and all of its columns: the batch is stacked by rows (a is (count * a_rows) x
+ *  a_cols when stride_a == a_rows). op(a_i) is m x k, op(b_i) k x n, c_i m x n; so
+ *  a_i has m rows (k when ta), b_i k rows (n when tb), and a's columns must be k (m
+ *  when ta), b's n (k when tb), c's n, else CLRT_ESHAPE.
+ *
+ *  stride_a or stride_b 0: one matrix for the whole batch (broadcast). stride_c
+ *  must be at least m when count > 1 (c's matrices never overlap), else
+ *  CLRT_ESHAPE; input windows may overlap each other. A window past its buffer's
+ *  last row: CLRT_ESHAPE; a count or stride whose row arithmetic overflows size_t:
+ *  CLRT_EINVAL; m, n or k 0: CLRT_EINVAL. An element of any c window that is also
+ *  an element of any a or b window: CLRT_EINVAL. count 0: CLRT_OK once the handles
+ *  are checked, nothing done. Dtypes, alpha, beta (beta == 0 never reads c) and the
+ *  error bound as clrt_gemm(); a refused call writes nothing. One launch for the
+ *  whole batch (dimension 2 of the NDRange runs over its matrices).
+ *  @code
+ *  // 64 products of 128 x 128 matrices stacked by rows: a, b, c are 8192 x 128
+ *  clrt_gemm_strided_batched(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 128, 128, 128,
+ *                            1.0, a, 128, b, 128, 0.0, c, 128, 64);
+ *  @endcode */
+CLRT_API int clrt_gemm_strided_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, size_t m, size_t n, size_t k,
+                                       double alpha, const clrt_buffer *a, size_t stride_a, const clrt_buffer *b,
+                                       size_t stride_b, double beta, clrt_buffer *c, size_t stride_c,
+                                       size_t count);
+
+/** Batched GEMM over arrays of buffers or views of one context: c[i] = alpha
+ *  op(a[i]) op(b[i]) + beta c[i] for i < count, every i with the shapes and dtypes
+ *  of i = 0 (else CLRT_ESHAPE), each product's shapes and dtypes as clrt_gemm()
+ *  wants them. a, b, c NULL (with count > 0) or holding a NULL, foreign or destroyed
+ *  handle: CLRT_EINVAL; a c[i] sharing memory with another c[j] or with any a[j] or
+ *  b[j]: CLRT_EINVAL; count 0: CLRT_OK, nothing done. One launch for the batch when
+ *  each array's matrices lie in one allocation with one row stride, one matrix
+ *  start a constant number of elements after the one before (views stepping
+ *  through a parent, broadcast included: the same matrix every time); otherwise a
+ *  launch per product. A refused call writes nothing. */
+CLRT_API int clrt_gemm_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha,
+                               const clrt_buffer *const *a, const clrt_buffer *const *b, double beta,
+                               clrt_buffer *const *c, size_t count);
+
 /** Binary elementwise operations. */
 typedef enum {
     CLRT_OP_ADD = 1, /**< a + b */
@@ -144,10 +221,26 @@ CLRT_API int clrt_scale(clrt_queue *q, clrt_buffer *c, double alpha, const clrt_
  *  (else CLRT_EINVAL). */
 CLRT_API int clrt_fill(clrt_queue *q, clrt_buffer *c, double value);
 
-/** dst = src, one shape and dtype (else CLRT_ESHAPE), any dtype (int32
- *  too), bit for bit. dst the same window as src: nothing to do; a partial
+/** dst = src, one shape and dtype (else CLRT_ESHAPE), any dtype (int32,
+ *  float16 and bfloat16 too), bit for bit. dst the same window as src: nothing to do; a partial
  *  overlap is CLRT_EINVAL. */
 CLRT_API int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
+
+/** dst = src converted element by element, one shape (else CLRT_ESHAPE), any
+ *  pair of CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT16 and CLRT_BFLOAT16: rounded to
+ *  nearest even, NaN stays NaN, infinities stay, a finite value beyond the
+ *  destination's range becomes an infinity, subnormals of every dtype kept (not
+ *  flushed). Exact where the destination holds every value of the source
+ *  (float16 or bfloat16 to float32, anything to float64). Same dtypes: a copy, bit
+ *  for bit. dst sharing memory with src: CLRT_EINVAL; CLRT_INT32 on either side:
+ *  CLRT_EUNSUPPORTED. Runs on every device: float16 through OpenCL's core
+ *  vload_half and vstore_half, bfloat16 as 16-bit words (docs/half.md).
+ *  @code
+ *  // float32 weights stored as bfloat16, and back for arithmetic
+ *  clrt_convert(q, w16, w32);
+ *  clrt_convert(q, w32, w16);
+ *  @endcode */
+CLRT_API int clrt_convert(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src);
 
 /** c (cols x rows) = a (rows x cols) transposed; any dtype, int32 too
  *  (elements are moved bit for bit: NaN payloads stay). c sharing any memory

@@ -50,6 +50,9 @@ size_t clrt__dtype_size(int dtype)
         return 8;
     case CLRT_INT32:
         return 4;
+    case CLRT_FLOAT16:
+    case CLRT_BFLOAT16:
+        return 2;
     }
     return 0;
 }
@@ -63,11 +66,15 @@ const char *clrt__dtype_word(int dtype)
         return "float64";
     case CLRT_INT32:
         return "int32";
+    case CLRT_FLOAT16:
+        return "float16";
+    case CLRT_BFLOAT16:
+        return "bfloat16";
     }
     return "?";
 }
 
 int clrt__kernel_takes(const clrt__kernel_def *def, int dtype)
 {
-    return dtype >= 1 && dtype <= 3 && (def->dtypes & (1u << dtype)) != 0;
+    return dtype >= CLRT_FLOAT32 && dtype <= CLRT_BFLOAT16 && (def->dtypes & (1u << dtype)) != 0;
 }

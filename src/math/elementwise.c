@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "math/convert.h"
 #include "runtime/kcache.h"
 
 /* How b relates to c's shape. */
@@ -49,6 +50,8 @@ static int check_common(const clrt_queue *q, const char *func, const operand *op
             clrt__error_append(")");
             return CLRT_ESHAPE;
         }
+    if (clrt__is_16bit(ops[0].buf->dtype))
+        return clrt__refuse_16bit(func);
     if (arith && ops[0].buf->dtype == CLRT_INT32)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "arithmetic on int32 buffers is not supported");
     return CLRT_OK;
@@ -213,6 +216,11 @@ int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src)
 {
     static const char func[] = "clrt_copy";
     const operand od = {"dst", dst}, os = {"src", src}, ops[2] = {od, os};
+    /* 16-bit storage: moved by clrt_convert's kernel (its same-dtype form, bits kept),
+     * which checks the rest as clrt_copy does */
+    if (clrt__check_buffer(dst, func, "dst") == CLRT_OK && clrt__check_buffer(src, func, "src") == CLRT_OK &&
+        clrt__is_16bit(src->dtype) && dst->dtype == src->dtype)
+        return clrt__convert(q, dst, src, 1, func);
     int status = check_common(q, func, ops, 2, 1, NULL, 0, 0);
     if (status == CLRT_OK)
         status = same_shape(func, &od, &os);

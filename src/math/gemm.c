@@ -11,11 +11,12 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "kernels/matmul_plan.h"
+#include "math/gemm.h"
 #include "runtime/context.h"
 #include "runtime/kcache.h"
 #include "runtime/scratch.h"
 
-/* The operands of one product, as the kernel takes them. */
+/* The operands of one product (or a strided batch of them), as the kernel takes them. */
 typedef struct gemm_args {
     size_t M, N, K;
     const clrt_buffer *a, *b, *c;
@@ -25,6 +26,10 @@ typedef struct gemm_args {
     double alpha, beta;
     size_t real; /* bytes of a REAL */
     cl_mem cmem; /* where C is written: c's memory unless set (k splits' partials) */
+    size_t count, sa, sb, sc; /* the batch: matrices, elements from one to the next */
+    cl_mem bias;              /* the epilogue's bias (NULL: none) */
+    size_t bias_off, bias_ld;
+    unsigned epi; /* cl/common.cl's CLRT_EPI_*: act << 2 | bias (1 per column, 2 per row) */
 } gemm_args;
 
 /* The kernel's arguments, with A and B (their memory, offsets and strides)
@@ -36,6 +41,25 @@ typedef struct operands {
     size_t lda, ldb;
     unsigned packed; /* the GPU variant: the k of each split (0: none), cl/matmul_gpu.cl */
 } operands;
+
+/* The epilogue's bias (C's own memory, unread, when there is none), its offset and
+ * stride, and epi: matmul's, matmul_dot's and matmul_sum's last arguments but one. */
+static void epilogue_args(const gemm_args *g, clrt__args *a)
+{
+    clrt__arg_mem(a, g->bias ? g->bias : g->c->cl);
+    clrt__arg_ulong(a, g->bias ? g->bias_off : 0);
+    clrt__arg_uint(a, g->bias ? g->bias_ld : 0);
+    clrt__arg_uint(a, g->epi);
+}
+
+/* A launch's NDRange over a batch: dimension 2 over its matrices (a group of one
+ * matrix deep), 2-D for one. The number of dimensions. */
+static cl_uint batch_dims(const gemm_args *g, size_t global[3], size_t local[3])
+{
+    global[2] = g->count;
+    local[2] = 1;
+    return g->count > 1 ? 3 : 2;
+}
 
 static void matmul_args(const gemm_args *g, const operands *o, clrt__args *a)
 {
@@ -54,6 +78,10 @@ static void matmul_args(const gemm_args *g, const operands *o, clrt__args *a)
     clrt__arg_mem(a, g->cmem ? g->cmem : g->c->cl);
     clrt__arg_ulong(a, g->c_off);
     clrt__arg_uint(a, g->ldc);
+    clrt__arg_ulong(a, g->count > 1 ? g->sa : 0);
+    clrt__arg_ulong(a, g->count > 1 ? g->sb : 0);
+    clrt__arg_ulong(a, g->count > 1 ? g->sc : 0);
+    epilogue_args(g, a);
     clrt__arg_uint(a, o->packed);
 }
 
@@ -174,7 +202,8 @@ static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_
     const size_t cols = clrt__matmul_dot_columns(&p, g->N, g->K, g->real,
                                                  clrt__matmul_pack_scratch_max(&q->ctx->facts, &p));
     const operands o = {g->a->cl, g->b->cl, g->a_off, g->b_off, g->lda, g->ldb, 0};
-    size_t global[2], local[2];
+    size_t global[3], local[3];
+    const cl_uint dims = batch_dims(g, global, local);
     clrt__args args;
     matmul_args(g, &o, &args);
     args.n--; /* matmul's but the last (packed) */
@@ -183,8 +212,8 @@ static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_
     for (size_t c0 = 0; c0 < g->N && status == CLRT_OK; c0 += cols) {
         const size_t n = g->N - c0 < cols ? g->N - c0 : cols;
         clrt__matmul_dot_geometry(&p, g->M, n, global, local);
-        const size_t offset[2] = {c0 / nv, 0};
-        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_DOT], func, &args, 2, offset, global, local);
+        const size_t offset[3] = {c0 / nv, 0, 0};
+        status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_DOT], func, &args, dims, offset, global, local);
     }
     clrt_mutex_unlock(&k->launch_lock);
     return status;
@@ -194,8 +223,8 @@ static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_
  * the transposes, then c sharing memory with an input (EINVAL before
  * contexts, dtypes and shapes, as clrt_matmul always did), one context, one
  * dtype, a dtype gemm takes, the shapes, the 32-bit limits. */
-static int check_gemm(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
-                      const clrt_buffer *b, const clrt_buffer *c, const char *func)
+int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
+                     const clrt_buffer *b, const clrt_buffer *c, const char *func)
 {
     int status = clrt__check_queue(q, func);
     if (status == CLRT_OK)
@@ -214,6 +243,8 @@ static int check_gemm(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const c
                           clrt__overlap(c, a) ? "a" : "b");
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype))
+        return clrt__refuse_16bit(func);
     if (a->dtype != b->dtype || a->dtype != c->dtype)
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
                           clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
@@ -238,6 +269,9 @@ static size_t fast_k(const clrt__built *k, const gemm_args *g, int ta, int tb)
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     if (!k->aux[CLRT__MATMUL_AUX_FAST] || k->aux_wg[CLRT__MATMUL_AUX_FAST] < (size_t)p.wgx * p.wgy)
         return 0;
+    /* a batch's matrices on the vw boundaries matrix 0's are on */
+    if (g->count > 1 && (p.vw == 0 || g->sa % p.vw || g->sb % p.vw))
+        return 0;
     return clrt__matmul_fast_k(&p, ta, tb, g->M, g->N, g->K, g->a_off, g->lda, g->b_off, g->ldb);
 }
 
@@ -251,7 +285,8 @@ static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gem
     const int rows_first = clrt__matmul_rows_first(&q->ctx->facts, &p, g->M, g->N, g->K, g->real);
     if (dot)
         return gemm_dot(q, k, func, g);
-    if (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A]) {
+    /* a batch reads its operands in place: the panels are one matrix's */
+    if (g->count == 1 && (k->aux[CLRT__MATMUL_AUX_PACK_B] || k->aux[CLRT__MATMUL_AUX_PACK_A])) {
         const size_t most = clrt__matmul_pack_scratch_max(&q->ctx->facts, &p);
         const size_t b_per = k->aux[CLRT__MATMUL_AUX_PACK_B]
                                  ? clrt__matmul_pack_panels(&p, g->M, g->N, g->K, g->real, most, tb) : 0;
@@ -265,7 +300,8 @@ static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gem
         if (done)
             return status;
     }
-    size_t global[2], local[2];
+    size_t global[3], local[3];
+    const cl_uint dims = batch_dims(g, global, local);
     clrt__matmul_geometry(&p, g->M, g->N, global, local);
     if (rows_first) /* wgx = wgy: local stays */
         swap2(global);
@@ -273,9 +309,9 @@ static int gemm_slice(clrt_queue *q, clrt__built *k, const char *func, const gem
     clrt__args args;
     matmul_args(g, &o, &args);
     if (!fast)
-        return clrt__launch(q, k, func, &args, 2, global, local);
+        return clrt__launch(q, k, func, &args, dims, global, local);
     clrt_mutex_lock(&k->launch_lock);
-    status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_FAST], func, &args, 2, NULL, global, local);
+    status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_FAST], func, &args, dims, NULL, global, local);
     clrt_mutex_unlock(&k->launch_lock);
     return status;
 }
@@ -326,6 +362,7 @@ static int gemm_split(clrt_queue *q, clrt__built *k, const char *func, const gem
     pg.c_off = 0;
     pg.ldc = g->N;
     pg.beta = 0.0;
+    pg.epi = 0; /* the sum applies it */
     const size_t whole = g->K / kc;
     pg.K = whole * kc; /* every whole split's offsets must fit matmul_fast's 32 bits */
     const int fast = fast_k(k, &pg, ta, tb) == pg.K;
@@ -353,6 +390,7 @@ static int gemm_split(clrt_queue *q, clrt__built *k, const char *func, const gem
         clrt__arg_mem(&a, g->c->cl);
         clrt__arg_ulong(&a, g->c_off);
         clrt__arg_uint(&a, g->ldc);
+        epilogue_args(g, &a);
         const size_t global[2] = {g->N, g->M};
         status = clrt__enqueue_locked(q, k->aux[CLRT__MATMUL_AUX_SUM], func, &a, 2, NULL, global, NULL);
     }
@@ -361,47 +399,61 @@ static int gemm_split(clrt_queue *q, clrt__built *k, const char *func, const gem
     return status;
 }
 
-static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
-               const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
+/* Which kernel variant a product takes: the transposes, and (decided on the
+ * parameters it will be built with) the narrow variant for C thinner than a tile
+ * unless A B^T runs as dots, and the tile's rows fitted to a C with few of them.
+ * *dot: it runs in the dot form. */
+static int pick_variant(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, int *dot)
 {
-    int status = check_gemm(q, ta, tb, a, b, c, func);
-    if (status == CLRT_OK)
-        status = clrt__check_usable(q->ctx, func);
-    if (status != CLRT_OK)
-        return status;
-    /* which kernel: the transposes, and (decided on the parameters it will be built
-     * with) the narrow variant for C thinner than a tile unless A B^T runs as dots,
-     * and the tile's rows fitted to a C with few of them */
     clrt__pvals pv;
-    clrt__kcache_params(q->ctx, CLRT__K_MATMUL, (int)a->dtype, &pv);
+    clrt__kcache_params(q->ctx, CLRT__K_MATMUL, (int)op->a->dtype, &pv);
     const clrt__matmul_params p0 = clrt__mm(&pv);
-    const size_t K = ta ? a->rows : a->cols;
-    int dot = clrt__matmul_dot(&p0, c->rows, c->cols, K, ta == CLRT_TRANS, tb == CLRT_TRANS);
+    *dot = clrt__matmul_dot(&p0, op->M, op->N, op->K, ta == CLRT_TRANS, tb == CLRT_TRANS);
     int variant = (ta ? CLRT__MATMUL_TA : 0) | (tb ? CLRT__MATMUL_TB : 0) |
-                  (!dot && clrt__matmul_narrow(&p0, c->cols) ? CLRT__MATMUL_NARROW : 0);
+                  (!*dot && clrt__matmul_narrow(&p0, op->N) ? CLRT__MATMUL_NARROW : 0);
     clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
-    if (dot && p0.dot_tm) /* the dot form's own tile is the one fitted */
+    if (*dot && p0.dot_tm) /* the dot form's own tile is the one fitted */
         tile.tm = p0.dot_tm;
-    variant |= (int)(clrt__matmul_fit_rows(&tile, c->rows, c->cols, K) << CLRT__MATMUL_ROWS_SHIFT);
+    return variant | (int)(clrt__matmul_fit_rows(&tile, op->M, op->N, op->K) << CLRT__MATMUL_ROWS_SHIFT);
+}
+
+/* op as the kernels take it: matrix 0's places, the batch's strides, the epilogue. */
+static gemm_args args_of(const clrt__gemm_op *op)
+{
+    const clrt_buffer *a = op->a, *b = op->b, *c = op->c, *bias = op->bias;
+    const unsigned bias_mode = bias ? (op->bias_per_row ? 2u : 1u) : 0u;
+    return (gemm_args){.M = op->M, .N = op->N, .K = op->K, .a = a, .b = b, .c = c, .a_off = a->offset,
+                       .b_off = b->offset, .c_off = c->offset, .lda = a->ld, .ldb = b->ld, .ldc = c->ld,
+                       .dtype = a->dtype, .alpha = op->alpha, .real = a->elem, .count = op->count ? op->count : 1,
+                       .sa = op->sa, .sb = op->sb, .sc = op->sc, .bias = bias ? bias->cl : NULL,
+                       .bias_off = bias ? bias->offset : 0, .bias_ld = bias ? bias->ld : 0,
+                       .epi = (unsigned)op->act << 2 | bias_mode};
+}
+
+int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func)
+{
+    int dot;
+    const int variant = pick_variant(q, ta, tb, op, &dot);
     clrt__built *k;
-    status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)a->dtype, variant, func, &k);
+    int status = clrt__kcache_get(q->ctx, CLRT__K_MATMUL, (int)op->a->dtype, variant, func, &k);
     if (status != CLRT_OK)
         return status;
     dot = dot && k->aux[CLRT__MATMUL_AUX_DOT]; /* built (it is, unless tuned parameters fell back) */
-    gemm_args g = {.M = c->rows, .N = c->cols, .K = K, .a = a, .b = b, .c = c, .a_off = a->offset,
-                   .b_off = b->offset, .c_off = c->offset, .lda = a->ld, .ldb = b->ld, .ldc = c->ld,
-                   .dtype = a->dtype, .alpha = alpha, .real = a->elem};
+    gemm_args g = args_of(op);
+    const size_t K = op->K;
+    const unsigned epi = g.epi;
     /* A driver that ends long loops early (llvmpipe, kernels/matmul.c) gets the product as
      * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
-     * the first, then + C. K = 0 still runs once (C = beta C). On the GPU variant the
-     * part of a slice matmul_fast takes is a slice of its own, the rest the next one;
-     * a product too small to fill the device runs as k splits side by side instead. */
+     * the first, then + C, the epilogue with the last. K = 0 still runs once (C = beta C).
+     * On the GPU variant the part of a slice matmul_fast takes is a slice of its own, the
+     * rest the next one; a product (not a batch) too small to fill the device runs as
+     * k splits side by side instead. */
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
     const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
-    const size_t splits = dot ? 1 : clrt__matmul_splits(&p, &q->ctx->facts, g.M, g.N, K);
+    const size_t splits = dot || g.count > 1 ? 1 : clrt__matmul_splits(&p, &q->ctx->facts, g.M, g.N, K);
     if (splits > 1 && k->aux[CLRT__MATMUL_AUX_SUM]) {
         int done = 0;
-        g.beta = beta;
+        g.beta = op->beta;
         status = gemm_split(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, splits, slice, &done);
         if (status != CLRT_OK || done)
             return status;
@@ -409,16 +461,30 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
     size_t k0 = 0;
     do {
         g.K = slice && K - k0 > slice ? slice : K - k0;
-        g.a_off = a->offset + k0 * (ta ? a->ld : 1);
-        g.b_off = b->offset + k0 * (tb ? 1 : b->ld);
-        g.beta = k0 == 0 ? beta : 1.0;
+        g.a_off = op->a->offset + k0 * (ta ? op->a->ld : 1);
+        g.b_off = op->b->offset + k0 * (tb ? 1 : op->b->ld);
+        g.beta = k0 == 0 ? op->beta : 1.0;
         const size_t kf = dot ? 0 : fast_k(k, &g, ta == CLRT_TRANS, tb == CLRT_TRANS);
         if (kf)
             g.K = kf;
+        g.epi = k0 + g.K >= K ? epi : 0; /* once, with the last slice */
         status = gemm_slice(q, k, func, &g, ta == CLRT_TRANS, tb == CLRT_TRANS, dot, kf != 0);
         k0 += g.K;
     } while (status == CLRT_OK && k0 < K);
     return status;
+}
+
+static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+                const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
+{
+    int status = clrt__gemm_check(q, ta, tb, a, b, c, func);
+    if (status == CLRT_OK)
+        status = clrt__check_usable(q->ctx, func);
+    if (status != CLRT_OK)
+        return status;
+    const clrt__gemm_op op = {.M = c->rows, .N = c->cols, .K = ta ? a->rows : a->cols, .alpha = alpha,
+                              .beta = beta, .a = a, .b = b, .c = c, .count = 1};
+    return clrt__gemm_run(q, ta, tb, &op, func);
 }
 
 int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,

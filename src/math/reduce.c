@@ -175,6 +175,8 @@ static int check_common(const clrt_queue *q, const clrt_buffer *out, const clrt_
 
 static int check_float(const clrt_buffer *a, const char *func)
 {
+    if (clrt__is_16bit(a->dtype))
+        return clrt__refuse_16bit(func);
     if (a->dtype == CLRT_INT32)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "reductions of int32 matrices are not supported");
     return CLRT_OK;

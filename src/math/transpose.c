@@ -19,6 +19,8 @@ int clrt_transpose(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a)
         return clrt__fail(CLRT_EINVAL, func, "the output c shares memory with a; a transpose cannot run in place");
     if (a->ctx != q->ctx || c->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(c->dtype))
+        return clrt__refuse_16bit(func);
     if (a->dtype != c->dtype)
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s)", clrt__dtype_word((int)c->dtype),
                           clrt__dtype_word((int)a->dtype));

@@ -105,6 +105,9 @@ size_t clrt__mpi_dtype_size(clrt_dtype dtype) {
         return 4;
     case CLRT_FLOAT64:
         return 8;
+    case CLRT_FLOAT16: /* storage only: not reduced across ranks */
+    case CLRT_BFLOAT16:
+        return 0;
     }
     return 0;
 }

@@ -2,8 +2,8 @@
  * GEMM (docs/nn.md says why). For N images, K filters of C x KH x KW and
  * output planes of OH x OW, NP = N * OH * OW:
  *   forward   cols (C*KH*KW x NP) = im2col(x)           nn_im2col: im2col
- *             yc (K x NP) = W cols                      clrt_gemm
- *             y = yc's planes in NCHW rows, + b         nn_layout: conv_rows
+ *             yc (K x NP) = W cols + b                  clrt_gemm_ex (b in its epilogue)
+ *             y = yc's planes in NCHW rows              nn_layout: conv_rows
  *   backward  dyc (K x NP) = dy's planes as yc's        nn_layout: conv_cols
  *             db = row sums of dyc (into db's K values)  clrt_reduce
  *             dW = dyc cols^T (cols made again)         im2col, clrt_gemm
@@ -328,10 +328,14 @@ int clrt_nn_conv2d_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
         const clrt_buffer xs = window(x, n0 * x->ld, m, x->cols, x->ld), ys = window(y, n0 * y->ld, m, y->cols, y->ld);
         clrt_buffer cs = window(cols, 0, d.ckk, cw, cw), ycs = window(yc, 0, kk, cw, cw);
         st = im2col(q, ki, s, &d, &xs, &cs, func);
+        /* the bias, one value per output channel (a row of yc): b's K values as a
+         * K x 1 column, added as the product is stored */
+        const clrt_buffer bcol = b ? window(b, 0, kk, 1, 1) : (clrt_buffer){0};
+        const clrt_epilogue ep = {b ? &bcol : NULL, CLRT_ACT_NONE};
         if (st == CLRT_OK)
-            st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, &cs, 0.0, &ycs);
+            st = clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, w, &cs, 0.0, &ycs, &ep);
         if (st == CLRT_OK)
-            st = relayout(q, kl, &d, kk, 1, &ycs, &ys, b, func);
+            st = relayout(q, kl, &d, kk, 1, &ycs, &ys, NULL, func);
     }
     clrt__scratch_end(q);
     return st;

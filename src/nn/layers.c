@@ -1,5 +1,5 @@
 /* clrt_nn_relu_forward and _backward, clrt_nn_linear_forward and _backward: argument
- * checks, then the math family (gemm, a row-broadcast add, a column sum), or
+ * checks, then the math family (gemm with the bias in its epilogue, a column sum), or
  * for relu's gradient one kernel of its own (cl/nn_act.cl).
  * Every operand is checked here first so that a refused call enqueues
  * nothing (the math calls would otherwise refuse half-way). */
@@ -60,10 +60,9 @@ int clrt_nn_linear_forward(clrt_queue *q, clrt_buffer *y, const clrt_buffer *x, 
     if ((st = clrt__nn_shapes(want, sizeof want / sizeof *want, func)) != CLRT_OK ||
         (st = clrt__nn_forward_apart(y, x, w, b, func)) != CLRT_OK)
         return st;
-    st = clrt_gemm(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, x, w, 0.0, y);
-    if (st == CLRT_OK && b)
-        st = clrt_binary(q, CLRT_OP_ADD, y, y, b);
-    return st;
+    /* y = x w^T + b in one launch: the bias added as the product is stored */
+    const clrt_epilogue ep = {b, CLRT_ACT_NONE};
+    return clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, x, w, 0.0, y, &ep);
 }
 
 int clrt_nn_linear_backward(clrt_queue *q, clrt_buffer *dx, clrt_buffer *dw, clrt_buffer *db, const clrt_buffer *dy,

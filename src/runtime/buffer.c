@@ -21,7 +21,8 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
         return status;
     size_t elem = clrt__dtype_size((int)dtype);
     if (!elem)
-        return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32, CLRT_FLOAT64 or CLRT_INT32)",
+        return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32, CLRT_FLOAT64, CLRT_INT32, "
+                                      "CLRT_FLOAT16 or CLRT_BFLOAT16)",
                           (int)dtype);
     size_t bytes;
     if (clrt__matrix_bytes(rows, cols, elem, &bytes) != 0)

@@ -129,6 +129,11 @@ int clrt__check_program(const clrt_program *p, const char *func);
 /* A live event whose queue is live too (an event of a destroyed queue is
  * CLRT_EINVAL). */
 int clrt__check_event(const clrt_event *ev, const char *func, const char *what);
+/* dtype is 16-bit storage (CLRT_FLOAT16, CLRT_BFLOAT16): create, write, read,
+ * view, copy and clrt_convert only; every other operation refuses it with
+ * clrt__refuse_16bit (CLRT_EUNSUPPORTED) before anything else about it. */
+int clrt__is_16bit(clrt_dtype dtype);
+int clrt__refuse_16bit(const char *func);
 /* rows*cols*elem into *bytes; 0 on success, -1 on a zero dimension or overflow. */
 int clrt__matrix_bytes(size_t rows, size_t cols, size_t elem, size_t *bytes);
 /* Its elements are one run of memory (a whole buffer, a row, or a view as

@@ -29,7 +29,7 @@ struct clrt__kcache {
 /* The dtype whose parameters (override, tuned entry) a kernel of dtype is
  * built with: int32 kernels (the elementwise copy and fill) only move 4-byte
  * elements, as float32 ones do, and are neither tuned nor overridden apart. */
-static int param_dtype(int dtype) { return dtype == CLRT_INT32 ? CLRT_FLOAT32 : dtype; }
+static int param_dtype(int dtype) { return dtype == CLRT_FLOAT64 ? CLRT_FLOAT64 : CLRT_FLOAT32; }
 
 int clrt__kcache_create(clrt_context *ctx)
 {
@@ -273,6 +273,11 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
 
 int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func, clrt__built **out)
 {
+    /* the operations refuse what they do not run before this; a dtype that got here
+     * anyway (16-bit storage) is refused, never built as another */
+    if (dtype != CLRT_INT32 && !clrt__kernel_takes(clrt__kernel_at(kernel), dtype))
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "%s buffers are not supported by this operation",
+                          clrt__dtype_word(dtype));
     struct clrt__kcache *kc = ctx->kernels;
     struct slot *s = &kc->slot[kernel][param_dtype(dtype) - 1];
     clrt__built *b = find(kc, kernel, dtype, variant, atomic_load_explicit(&s->gen, memory_order_acquire));

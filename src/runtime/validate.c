@@ -102,6 +102,15 @@ int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, co
     return status;
 }
 
+int clrt__is_16bit(clrt_dtype dtype) { return dtype == CLRT_FLOAT16 || dtype == CLRT_BFLOAT16; }
+
+int clrt__refuse_16bit(const char *func)
+{
+    return clrt__fail(CLRT_EUNSUPPORTED, func,
+                      "float16 and bfloat16 buffers are storage: create, write, read, view, clrt_copy and "
+                      "clrt_convert (to float32 or float64 for arithmetic)");
+}
+
 int clrt__contiguous(const clrt_buffer *b) { return b->rows == 1 || b->ld == b->cols; }
 
 int clrt__same_window(const clrt_buffer *a, const clrt_buffer *b)

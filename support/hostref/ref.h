@@ -8,6 +8,7 @@
 #define CLRT_HOSTREF_REF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "clrt/clrt.h"
@@ -29,5 +30,44 @@ double clrt__ref_get(const void *data, clrt_dtype dtype, size_t i);
  * of the reference. */
 size_t clrt__ref_gemm_wrong(clrt_dtype dtype, int ta, int tb, const void *a, const void *b, const void *c, size_t M,
                             size_t N, size_t K, size_t max_rows, size_t *checked, FILE *log);
+
+/* One product with an epilogue, as clrt_gemm_ex computes it (and each matrix of
+ * a batch): c = act(alpha op(a) op(b) + beta c0 + bias), host arrays of dtype with
+ * row strides lda, ldb, ldc (elements; a stored K x M when ta, b N x K when tb).
+ * c0 NULL: beta 0 (c's old contents never read). bias_mode 0 none, 1 one value
+ * per column (bias[j]), 2 one per row (bias[i * bias_ld]). act: a clrt_activation
+ * (0 none, 1 relu, 2 gelu's tanh form, 3 sigmoid, 4 tanh). */
+typedef struct clrt__ref_gemm {
+    clrt_dtype dtype;
+    int ta, tb;
+    size_t M, N, K;
+    double alpha, beta;
+    const void *a, *b, *c0, *c;
+    size_t lda, ldb, ldc;
+    const void *bias;
+    int bias_mode;
+    size_t bias_ld;
+    int act;
+} clrt__ref_gemm;
+
+/* The activation act of x in double (the reference's). */
+double clrt__ref_act(int act, double x);
+
+/* The wrong elements of g's c against the reference in double: the dot
+ * product's bound 2 (K + 3) eps (|alpha| sum |a b| + |beta c0| + |bias|), carried
+ * through the activation (slope at most 1.2), plus 16 eps of the result (the
+ * device's exp and tanh: within 5 ulp) and for gelu of its argument (where
+ * tanh's 1 cancels). NaN wants NaN. log: a line for each of the first five. */
+size_t clrt__ref_gemm_ex_wrong(const clrt__ref_gemm *g, FILE *log);
+
+/* The 16-bit dtypes in double: x rounded to nearest even to IEEE binary16 (f16)
+ * or bfloat16 (bf16) bits (NaN a quiet NaN of x's sign, a finite x beyond the
+ * format's range an infinity, subnormals kept), and the value of such bits
+ * (exact). x's own double is the reference: a conversion from float64 must not
+ * round twice. */
+uint16_t clrt__ref_f16_of(double x);
+uint16_t clrt__ref_bf16_of(double x);
+double clrt__ref_f16_value(uint16_t h);
+double clrt__ref_bf16_value(uint16_t b);
 
 #endif

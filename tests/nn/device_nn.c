@@ -85,7 +85,14 @@ static void check_linear(clrt_dtype dt, size_t n, size_t in, size_t out, int bia
     clrt_buffer *dX = up(dt, n, in, x), *dW = up(dt, out, in, w), *dB = up(dt, 1, out, b), *dY = up(dt, n, out, NULL);
     clrt_buffer *dDY = up(dt, n, out, dy), *dDX = up(dt, n, in, NULL), *dDW = up(dt, out, in, NULL),
                 *dDB = up(dt, 1, out, NULL);
+    /* the bias is added in the product's store: the forward pass launches what the
+     * product alone does (one kernel where the bias was a second) */
+    clrt__debug_fault_clear();
+    TU_OK(clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, dX, dW, 0.0, dY));
+    const size_t product = clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL);
+    clrt__debug_fault_clear();
     TU_OK(clrt_nn_linear_forward(tu_fx->q, dY, dX, dW, bias ? dB : NULL));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), product);
     TU_OK(clrt_nn_linear_backward(tu_fx->q, dDX, dDW, dDB, dDY, dX, dW));
     down(dY, y);
     down(dDX, dx);

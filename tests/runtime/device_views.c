@@ -260,7 +260,7 @@ static void int32_buffers(void **state)
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_add(tu_fx->q, b, b, b));
     clrt_buffer_destroy(v);
     clrt_buffer_destroy(b);
-    TU_REFUSED(CLRT_EINVAL, "unknown dtype", clrt_buffer_create(&b, tu_fx->ctx, (clrt_dtype)4, 1, 1));
+    TU_REFUSED(CLRT_EINVAL, "unknown dtype", clrt_buffer_create(&b, tu_fx->ctx, (clrt_dtype)6, 1, 1));
 }
 
 int main(void)

@@ -192,7 +192,7 @@ static void unknown_dtype_before_device(void **state)
     fake.info.max_alloc = 1 << 20;
     clrt_buffer *b = NULL;
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, (clrt_dtype)0, 2, 2));
-    TU_REFUSED(CLRT_EINVAL, "dtype", clrt_buffer_create(&b, &fake, (clrt_dtype)4, 2, 2));
+    TU_REFUSED(CLRT_EINVAL, "dtype", clrt_buffer_create(&b, &fake, (clrt_dtype)6, 2, 2));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 0, 2));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, 2, 0));
     TU_REFUSED(CLRT_EINVAL, NULL, clrt_buffer_create(&b, &fake, CLRT_FLOAT32, SIZE_MAX, 2));

@@ -265,6 +265,31 @@ static void bench_overhead_measured(void **state)
     free(json);
 }
 
+/* --op products: a row per product in the JSON report, each measured (a time for
+ * clrt's call and for what it replaces) and checked against the host reference
+ * with nothing wrong. */
+static void bench_products_measured(void **state)
+{
+    (void)state;
+    ok(bench("--op products --no-openblas --json > products.json"));
+    size_t n;
+    char *json = (char *)tf_read("products.json", &n);
+    assert_non_null(json);
+    const char *p = strstr(json, "\"products\": [");
+    int rows = 0;
+    for (const char *r = p; r && (r = strstr(r, "\"name\": ")) != NULL; r++, rows++) {
+        const char *end = strchr(r, '}');
+        assert_non_null(end);
+        const char *t = strstr(r, "\"clrt_median_s\": "), *u = strstr(r, "\"speedup_vs_replaced\": ");
+        const char *w = strstr(r, "\"wrong\": 0,"), *none = strstr(r, "\"checked\": 0,");
+        if (!t || t > end || !u || u > end || !w || w > end || (none && none < end))
+            fail_msg("a product not measured or not checked in clrt-bench --json: \"%.300s\"", r);
+    }
+    if (rows != 3)
+        fail_msg("%d product rows in clrt-bench --json, expected 3: \"%.300s\"", rows, p ? p : json);
+    free(json);
+}
+
 /* The environment of a run that makes POCL generate code on purpose: a
  * private, empty POCL cache folder (so the run is cold whatever earlier tests
  * left in the shared one) and the suppressions for POCL 3.1's LLVM leaks
@@ -393,6 +418,7 @@ int main(void)
         cmocka_unit_test(full_filesystem),
         cmocka_unit_test(bench_plot_through_link),
         cmocka_unit_test(bench_overhead_measured),
+        cmocka_unit_test(bench_products_measured),
         cmocka_unit_test(bench_tuned_file),
         cmocka_unit_test(compile_notice_and_log),
     };

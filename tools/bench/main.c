@@ -34,6 +34,7 @@
 #include "measure/first.h"
 #include "measure/first_raw.h"
 #include "measure/overhead.h"
+#include "measure/products.h"
 #include "measure/session.h"
 #include "measure/split.h"
 #include "measure/timing.h"
@@ -248,6 +249,8 @@ static int run_device(size_t d)
     /* with matmul too: the round trip is the floor of its small products */
     if (opts.overhead && (opts.run[BENCH_ADD] || opts.run[BENCH_MATMUL]))
         bench_overhead_measure(&dev->overhead, &opts, &s);
+    if (opts.products)
+        bench_products_measure(&dev->products, &opts, &s);
     bench_session_close(&s);
     return 0;
 }
@@ -268,6 +271,12 @@ static int report_failures(void)
             if ((report.devices[d].first[dbl].measured && !report.devices[d].first[dbl].ok) ||
                 report.devices[d].first[dbl].failed)
                 failures++;
+    for (size_t d = 0; d < report.ndevices; d++) /* a product clrt got wrong, or could not run */
+        for (size_t i = 0; i < report.devices[d].products.n; i++) {
+            const bench_product *p = &report.devices[d].products.rows[i];
+            if (p->wrong || p->clrt.reps == 0)
+                failures++;
+        }
     return failures;
 }
 

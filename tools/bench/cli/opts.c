@@ -35,6 +35,12 @@ static const char *const usage_text[] = {
     "                    argmax and transpose run on a near-square rows x cols matrix",
     "                    of about each --add-sizes count (3162x3163 for 1e7), the",
     "                    others on 1 x count. Rates are GB/s of bytes read + written",
+    "                    'products': float32 strided batched GEMM (64 x 128^3, 512 x 64^3)",
+    "                    against a clrt_gemm per matrix and OpenBLAS's cblas_sgemm per",
+    "                    matrix, and a linear layer's forward pass (64x800 -> 500) with",
+    "                    bias and relu in clrt_gemm_ex's epilogue against clrt_gemm, the",
+    "                    bias add and relu; side by side, checked against the host",
+    "                    reference (rows of their own, beside the table's operations)",
     "                    'split' (alone): one float32 product, rows of A and C split",
     "                    across the --device list weighted by each device's measured",
     "                    speed, against each device alone (--sizes: first size, default",
@@ -308,6 +314,10 @@ static int add_op(const char *s, void *arg, char *why, size_t cap)
     const int all = strcmp(s, "all") == 0, math = strcmp(s, "math") == 0;
     if (strcmp(s, "split") == 0) { /* a mode of its own, not an operation of the table */
         o->split = 1;
+        return 0;
+    }
+    if (strcmp(s, "products") == 0) { /* rows of their own (bench/measure/products.c) */
+        o->products = 1;
         return 0;
     }
     if (all || math) {

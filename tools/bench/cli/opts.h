@@ -43,6 +43,7 @@ typedef struct bench_opts {
     int host_threads;
     int compare_default;        /* also time the default parameters when tuned ones are in use */
     int gemm_extras;            /* products: also alpha/beta and views side by side */
+    int products;               /* --op products: the batched and fused products' rows (bench/measure/products.c) */
     int split;                  /* --op split: one product split across the --device list (bench/measure/split.c) */
     int cold_start;             /* --cold: the cold-start table (bench/measure/cold.c) instead of the benchmark */
     int sizes_given;            /* --sizes was given (split: else its own default size) */

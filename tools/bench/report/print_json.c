@@ -159,6 +159,37 @@ static void json_raw_and_overhead(FILE *f, const bench_device *dev)
         fputs("null", f);
 }
 
+/* --op products: a row per product, clrt's call against what it replaces and
+ * OpenBLAS (null where not run); null when not measured. */
+static void json_products(FILE *f, const bench_device *dev)
+{
+    fputs(",\n     \"products\": ", f);
+    const bench_products *p = &dev->products;
+    if (!p->measured) {
+        fputs("null", f);
+        return;
+    }
+    fputc('[', f);
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_product *r = &p->rows[i];
+        fprintf(f, "%s\n      {", i ? "," : "");
+        tool_json_key_str(f, "", "name", r->name);
+        tool_json_key_str(f, ", ", "shape", r->shape);
+        tool_json_key_str(f, ", ", "dtype", r->dtype);
+        tool_json_key_str(f, ", ", "replaces", r->loop_what);
+        fprintf(f, ", \"flop\": %.0f, \"reps\": %d", r->flop, r->clrt.reps);
+        tool_json_key_num(f, ", ", "clrt_median_s", r->clrt.median, r->clrt.reps > 0);
+        tool_json_key_num(f, ", ", "replaced_median_s", r->loop.median, r->loop.reps > 0);
+        tool_json_key_num(f, ", ", "openblas_median_s", r->openblas.median, r->openblas.reps > 0);
+        tool_json_key_num(f, ", ", "speedup_vs_replaced", r->vs_loop, r->vs_loop > 0);
+        tool_json_key_num(f, ", ", "speedup_vs_openblas", r->vs_openblas, r->vs_openblas > 0);
+        fprintf(f, ", \"checked\": %zu, \"wrong\": %zu", r->checked, r->wrong);
+        tool_json_key_str(f, ", ", "note", r->note);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 static void json_device(FILE *f, const bench_device *dev, size_t d)
 {
     fprintf(f, "%s\n    {\"index\": %zu, \"selector\": \"%u:%u\"", d ? "," : "", dev->info.index,
@@ -170,6 +201,7 @@ static void json_device(FILE *f, const bench_device *dev, size_t d)
     tool_json_key_str(f, ", ", "note", dev->note);
     json_first_calls(f, dev);
     json_raw_and_overhead(f, dev);
+    json_products(f, dev);
     fputc('}', f);
 }
 

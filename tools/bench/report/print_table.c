@@ -227,6 +227,27 @@ static void print_overhead(FILE *f, const bench_overhead *o)
                 o->trip_raw_median * 1e6);
 }
 
+/* --op products: each call's median against what it replaces (and OpenBLAS), side by side. */
+static void print_products(FILE *f, const bench_products *p)
+{
+    if (!p->measured)
+        return;
+    fprintf(f, "  products (medians; x: how many times faster clrt's one call is, paired rounds)\n");
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_product *r = &p->rows[i];
+        if (r->clrt.reps == 0) {
+            fprintf(f, "    %-17s %-19s %s: %s\n", r->name, r->shape, r->dtype, r->note);
+            continue;
+        }
+        fprintf(f, "    %-17s %-19s %s: clrt %.3f ms (%.1f GFLOP/s); %s %.3f ms x%.2f", r->name, r->shape, r->dtype,
+                r->clrt.median * 1e3, r->flop / r->clrt.median * 1e-9, r->loop_what, r->loop.median * 1e3,
+                r->vs_loop);
+        if (r->openblas.reps)
+            fprintf(f, "; OpenBLAS %.3f ms x%.2f", r->openblas.median * 1e3, r->vs_openblas);
+        fprintf(f, "; %zu of %zu checked wrong%s%s\n", r->wrong, r->checked, r->note[0] ? "; " : "", r->note);
+    }
+}
+
 static void print_tuned(FILE *f, const bench_report *r)
 {
     if (!r->ntuned)
@@ -368,6 +389,7 @@ void bench_print_table(FILE *f, const bench_report *r)
             print_first(f, &dev->first[dbl]);
         print_raw_first(f, &dev->raw_first);
         print_overhead(f, &dev->overhead);
+        print_products(f, &dev->products);
     }
     if (r->quiet.waits)
         fprintf(f, "OpenBLAS leaves its threads spinning after each call: nothing was timed until they went idle "

@@ -116,6 +116,30 @@ typedef struct bench_raw_first {
     char note[200];        /* why (part of) it was not measured */
 } bench_raw_first;
 
+/* One row of --op products (bench/measure/products.c): clrt's one call against
+ * what it replaces, side by side. */
+enum { BENCH_PRODUCT_ROWS = 4 };
+typedef struct bench_product {
+    char name[48];       /* "strided batched", "linear bias+relu" */
+    char shape[48];      /* "64 x 128x128x128", "64x800 -> 500" */
+    char dtype[16];
+    double flop;         /* per run */
+    bench_stats clrt;    /* the one call (one launch) */
+    bench_stats loop;    /* what it replaces: a clrt_gemm per matrix, or gemm + bias add + relu */
+    bench_stats openblas; /* OpenBLAS doing the same (a cblas_?gemm per matrix); reps 0: not run */
+    double vs_loop;      /* paired: loop / clrt (how many times faster clrt's call is) */
+    double vs_openblas;  /* paired: openblas / clrt */
+    size_t wrong, checked; /* clrt's result against the host reference in double */
+    char loop_what[64];  /* what the loop is, for the report */
+    char note[160];
+} bench_product;
+typedef struct bench_products {
+    int measured;
+    size_t n;
+    bench_product rows[BENCH_PRODUCT_ROWS];
+    char note[160];
+} bench_products;
+
 typedef struct bench_device {
     clrt_device_info info;
     int emulator;
@@ -124,6 +148,7 @@ typedef struct bench_device {
     bench_first first[2];  /* [dbl] */
     bench_raw_first raw_first;
     bench_overhead overhead;
+    bench_products products;
 } bench_device;
 
 /* How many rejected candidates a tuning line says why of. */
