@@ -63,6 +63,9 @@ static int geometry(const clrt_conv2d_shape *s, size_t *out_h, size_t *out_w, co
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
         if (fields[i].v == 0)
             return clrt__fail(CLRT_EINVAL, func, "s->%s is 0", fields[i].name);
+    /* an image side over SIZE_MAX / 4 would underflow the padding bound below */
+    if (s->height > SIZE_MAX / 4 || s->width > SIZE_MAX / 4)
+        return clrt__fail(CLRT_ESHAPE, func, "a %zu x %zu image is too large", s->height, s->width);
     if (s->padding > (SIZE_MAX / 4 - s->height) / 2 || s->padding > (SIZE_MAX / 4 - s->width) / 2)
         return clrt__fail(CLRT_ESHAPE, func, "s->padding %zu is too large", s->padding);
     const size_t ph = s->height + 2 * s->padding, pw = s->width + 2 * s->padding;

@@ -285,6 +285,11 @@ static void conv_output(void **state)
     TU_REFUSED(CLRT_ESHAPE, "larger", clrt_nn_conv2d_output(&s, &oh, &ow));
     s = (clrt_conv2d_shape){1, 4, 4, 1, 3, 3, 1, SIZE_MAX / 2};
     TU_REFUSED(CLRT_ESHAPE, "padding", clrt_nn_conv2d_output(&s, &oh, &ow));
+    /* sides past SIZE_MAX / 4: refused, not a wrapped padding bound (out_h 2 once) */
+    s = (clrt_conv2d_shape){1, SIZE_MAX - 1, 4, 1, 3, 3, 1, 3};
+    TU_REFUSED(CLRT_ESHAPE, "too large", clrt_nn_conv2d_output(&s, &oh, &ow));
+    s = (clrt_conv2d_shape){1, 4, SIZE_MAX / 4 + 1, 1, 3, 3, 1, 0};
+    TU_REFUSED(CLRT_ESHAPE, "too large", clrt_nn_conv2d_output(&s, &oh, &ow));
     TU_REFUSED(CLRT_EINVAL, "NULL", clrt_nn_conv2d_output(NULL, &oh, &ow));
     TU_REFUSED(CLRT_EINVAL, "NULL", clrt_nn_conv2d_output(&s, NULL, &ow));
     TU_REFUSED(CLRT_EINVAL, "NULL", clrt_nn_conv2d_output(&s, &oh, NULL));
