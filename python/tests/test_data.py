@@ -134,6 +134,15 @@ def test_subsets_and_collation():
     assert batch["x"].dtype == clrt.float32 and tuple(batch["x"].shape) == (3, 2)
     assert batch["n"].dtype == clrt.int64 and batch["n"].numpy().tolist() == [0, 1, 2]
     assert batch["w"].dtype == clrt.float64 and batch["name"] == ["item0", "item1", "item2"]
+    class Many(Items):  # a dataset that fetches a batch's items at once (PyTorch's __getitems__)
+        asked = []
+
+        def __getitems__(self, indices):
+            self.asked.append(list(indices))
+            return [self[i] for i in indices]
+
+    batches = list(DataLoader(Many(), batch_size=2))
+    assert Many.asked == [[0, 1], [2, 3], [4]] and batches[2]["n"].numpy().tolist() == [4]
     pairs = default_collate([(clrt.ones(2), 1), (clrt.zeros(2), 0)])
     assert isinstance(pairs, list) and pairs[0].numpy().tolist() == [[1, 1], [0, 0]]
     with pytest.raises(RuntimeError, match="each element in list of batch should be of equal size"):

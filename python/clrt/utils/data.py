@@ -340,6 +340,9 @@ class DataLoader:
         gather = getattr(self.dataset, "_gather", None) if self._default_collate else None
         if gather is not None:
             return self._iter_chunks(gather)
+        many = getattr(self.dataset, "__getitems__", None)  # PyTorch's batched fetch
+        if many is not None:
+            return (self.collate_fn(many(b)) for b in self.batch_sampler)
         return (self.collate_fn([self.dataset[i] for i in b]) for b in self.batch_sampler)
 
     def _iter_chunks(self, gather):
