@@ -34,7 +34,7 @@ from ._math import (add, sub, mul, div, pow, maximum, minimum, remainder, floor_
                     isnan, logical_not, sum, mean, max, min, amax, amin, argmax, argmin, var,
                     std, all, any, softmax, log_softmax, matmul, mm, bmm, dot, reshape, flatten,
                     ravel, permute, transpose, t, squeeze, unsqueeze, cat, stack, clone,
-                    detach)
+                    detach, index_select, where)
 from ._kernel import Kernel, LocalMemory, Program
 from . import autograd
 from . import nn
@@ -82,7 +82,8 @@ __all__ = [
     "clip", "isnan", "logical_not", "sum", "mean", "max", "min", "amax", "amin", "argmax",
     "argmin", "var", "std", "all", "any", "softmax", "log_softmax", "matmul", "mm", "bmm", "dot",
     "reshape", "flatten", "ravel", "permute", "transpose", "t", "squeeze", "unsqueeze", "cat",
-    "concatenate", "stack", "clone", "detach", "Kernel", "Program", "LocalMemory", "autograd",
+    "concatenate", "stack", "clone", "detach", "index_select", "where", "Kernel", "Program",
+    "LocalMemory", "autograd",
     "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype",
 ]
 

@@ -310,8 +310,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                     f"(Long) or int32, but got {target.dtype.name} (probability "
                                     "targets are not supported)")
     if input.ndim != 2 or target.ndim != 1 or target._shape[0] != input._shape[0]:
-        raise _errors.shape_error(f"{who}: Expected input batch_size ({input._shape[0] if input.ndim else 1}) to "
-                                  f"match target batch_size ({target._shape[0] if target.ndim else 1}): "
+        n_in = input._shape[0] if input.ndim else 1
+        n_t = target._shape[0] if target.ndim else 1
+        raise _errors.shape_error(f"{who}: Expected input batch_size ({n_in}) to "
+                                  f"match target batch_size ({n_t}): "
                                   f"input {tuple(input._shape)}, target {tuple(target._shape)} "
                                   "(input (N, C) and target (N,))")
     n, classes = input._shape

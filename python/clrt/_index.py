@@ -1,13 +1,14 @@
 """Basic indexing (numpy's and PyTorch's): ints, slices, None, Ellipsis and bools, as a
-view (shape, strides, offset) of the tensor's storage; never a copy.
+view (shape, strides, offset) of the tensor's storage; never a copy. (An index list,
+array or tensor is a gather instead: _math.advanced_index.)
 
     t[2], t[-1, 1:5], t[:, None], t[..., ::2], t[True]
 
 An int out of range is IndexError; a negative step is ValueError (PyTorch's rule; numpy
 would reverse); an index that selects nothing (t[3:3], t[False]) is IndexError, since
-clrt tensors are never empty; an int tensor of one element counts as an int. Indexing
-with a list, an array or a tensor of several elements (advanced indexing) is IndexError
-saying so.
+clrt tensors are never empty; an int tensor of one element counts as an int. A list, an
+array or a tensor of several elements (advanced indexing) is not a view: normalize()
+refuses it (IndexError) and Tensor.__getitem__ gathers instead.
 """
 import numbers
 

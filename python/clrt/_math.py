@@ -731,7 +731,7 @@ def expand(x, *sizes):
     for i, n in enumerate(sizes):
         if i < pad:
             if n < 0:
-                raise _errors.runtime_error(f"expand: -1 not allowed in a new leading dimension")
+                raise _errors.runtime_error("expand: -1 not allowed in a new leading dimension")
             shape.append(n)
             stride.append(0)
             continue
@@ -822,6 +822,8 @@ def stack(tensors, dim=0, out=None):
 def getitem(x, key):
     from ._index import basic_index
     x._st.handle("Tensor.__getitem__")  # a closed tensor says so here too
+    if builtins.any(_advanced(k) for k in (key if isinstance(key, tuple) else (key,))):
+        return advanced_index(x, key)
     shape, stride, offset = basic_index(x, key)
     r = view_of(x, shape, stride, offset)
     if not (is_grad_enabled() and x._rg):
@@ -834,3 +836,123 @@ def getitem(x, key):
         _ops.copy_into(view_of(z, *basic_index(z, key)), g)
         return (z,)
     return record("SliceBackward0", r, (x,), back)
+
+
+# ---- gathering (index_select, advanced indexing) and where
+
+def _index_tensor(index, n, who, ctx):
+    """index (a tensor, list or array of ints; negatives count from the end, as numpy) as
+    a 1-D int tensor on ctx with every value in 0..n-1 (IndexError naming one that is not)."""
+    from ._tensor import from_host
+    if isinstance(index, Tensor):
+        if index.dtype.is_floating_point or index.dtype is _dtype.bool_:
+            raise _errors.index_error(f"{who}: tensors used as indices must be long or int, "
+                                      f"not {index.dtype.name}")
+        if index.ndim != 1:
+            index = reshape(index, -1)
+        rng = index._range
+        if rng is None:
+            host = index.get()
+            rng = index._range = (int(host.min()), int(host.max()))
+        if rng[0] < 0:  # wrapped on the host: rare, and the index is small
+            return _index_tensor(index.get(), n, who, ctx)
+        bad = rng[1] if rng[1] >= n else None
+    else:
+        host = np.asarray(index)
+        if host.dtype.kind not in "iu" or host.ndim != 1:
+            raise _errors.index_error(f"{who}: indices must be a 1-D list or array of ints, "
+                                      f"not {host.dtype} of shape {host.shape}")
+        bad = next((int(v) for v in host if not -n <= v < n), None)
+        if bad is None:
+            index = from_host(np.where(host < 0, host + n, host), _dtype.int64, ctx, who)
+    if bad is not None:
+        raise _errors.index_error(f"{who}: index {bad} is out of bounds for dimension with "
+                                  f"size {n}")
+    return index
+
+
+def index_select(x, dim, index):
+    """The slices of x at positions index along dim (PyTorch's index_select), on the device;
+    differentiable (the gradient adds up where an index repeats)."""
+    who = "index_select"
+    d = _dim(dim, x.ndim, who)
+    idx = _index_tensor(index, x._shape[d] if x.ndim else 1, who, x._st.ctx)
+    count = idx._shape[0]
+    shape = x._shape[:d] + (count,) + x._shape[d + 1:]
+    if len(shape) > S.MAX_DIMS:
+        raise _errors.runtime_error(f"{who}: more than {S.MAX_DIMS} dimensions")
+    out = _ops.new(x._st.ctx, shape, x.dtype, who)
+    ig = (idx._st, idx._offset, idx._stride[0])
+    S.launch_gather(x._st.ctx, x.dtype.code, "ew_gather", _ops._geo(out), _ops._geo(x), ig, d,
+                    count, who)
+    in_shape = x._shape
+
+    def back(g):
+        gx = _ops.new(g._st.ctx, in_shape, g.dtype, who)
+        S.launch_gather(g._st.ctx, g.dtype.code, "ew_index_add", _ops._geo(gx), _ops._geo(g),
+                        ig, d, count, who)
+        return (gx,)
+    return record("IndexSelectBackward0", out, (x,), back, [idx])
+
+
+def _advanced(k):
+    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor) and k.numel() != 1) or \
+        (isinstance(k, Tensor) and k.dtype is _dtype.bool_)
+
+
+def advanced_index(x, key):
+    """x[key] where key holds one list, array or tensor of indices (or a bool mask of x's
+    leading dimensions), the other parts full slices: a gather on the device (a mask is
+    read to the host first, as its count sets the result's shape)."""
+    parts = list(key) if isinstance(key, tuple) else [key]
+    adv = [i for i, k in enumerate(parts) if _advanced(k)]
+    if len(adv) != 1 or builtins.any(not (isinstance(k, slice) and k == slice(None))
+                            for i, k in enumerate(parts) if i != adv[0]):
+        raise _errors.index_error("clrt: advanced indexing takes one list, array or tensor of "
+                                  "indices, the other parts full slices (x[idx], x[:, idx])")
+    d, k = adv[0], parts[adv[0]]
+    mask = k.get() if isinstance(k, Tensor) and k.dtype is _dtype.bool_ else \
+        np.asarray(k) if isinstance(k, (list, np.ndarray)) and np.asarray(k).dtype == bool \
+        else None
+    if mask is None:
+        return index_select(x, d, k)
+    if d != 0 or mask.shape != x._shape[:mask.ndim]:
+        raise _errors.index_error(f"clrt: a bool mask indexes the leading dimensions: mask "
+                                  f"{mask.shape}, tensor {tuple(x._shape)}")
+    rows = np.flatnonzero(mask.ravel())
+    if rows.size == 0:
+        raise _errors.index_error("the mask selects no elements; clrt tensors are never empty")
+    flat = reshape(x, (-1,) + x._shape[mask.ndim:])
+    return index_select(flat, 0, rows)
+
+
+def where(condition, a, b):
+    """condition ? a : b elementwise with broadcasting (PyTorch's torch.where(c, a, b));
+    differentiable in a and b."""
+    who = "where"
+    if not isinstance(condition, Tensor):
+        raise _errors.type_error(f"{who}: condition must be a Tensor")
+    ctx = condition._st.ctx
+    ref = a if isinstance(a, Tensor) else b
+    if not isinstance(ref, Tensor):
+        raise _errors.type_error(f"{who}: a or b must be a Tensor")
+    dt = a.dtype if isinstance(a, Tensor) else b.dtype
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        dt = _dtype.result_type(a.dtype, b.dtype)
+    def operand(v):
+        if isinstance(v, Tensor):
+            return v
+        return _ops.scalar_tensor(ctx, dt, _ops.coerce_scalar(v, dt, who), who)
+    ta, tb = operand(a), operand(b)
+    ta, tb = (_ops.cast(t, dt) if t.dtype is not dt else t for t in (ta, tb))
+    cond = condition if condition.dtype.code == 3 else _ops.compare(S.C_NE, condition, 0, who)
+    shape = _ops.broadcast_shapes(_ops.broadcast_shapes(cond._shape, ta._shape, who),
+                                  tb._shape, who)
+    out = _ops.new(ctx, shape, dt, who)
+    S.launch_where(ctx, dt.code, _ops._geo(out), _ops._geo(cond, shape), _ops._geo(ta, shape),
+                   _ops._geo(tb, shape), who)
+    sc = _save(cond)
+    zero = 0.0 if dt.is_floating_point else 0
+    return record("WhereBackward0", out, (condition, a, b),
+                  lambda g: (None, _grad_for(where(sc, g, zero), a) if _wants(a) else None,
+                             _grad_for(where(sc, zero, g), b) if _wants(b) else None), [sc])

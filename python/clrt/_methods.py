@@ -77,8 +77,8 @@ def _binary_inplace(op, fn):
     def f(self, other, *, alpha=1):
         if alpha != 1:
             other = M.mul(other, alpha)
-        return inplace(self, fn, other,
-                       raw=lambda o: _ops.binary(op, self, o, out=self, who="in-place " + fn.__name__))
+        who = "in-place " + fn.__name__
+        return inplace(self, fn, other, raw=lambda o: _ops.binary(op, self, o, out=self, who=who))
     return f
 
 
@@ -425,6 +425,9 @@ _PLAIN = {
     "le": _cmp(S.C_LE, "le"), "gt": _cmp(S.C_GT, "gt"), "ge": _cmp(S.C_GE, "ge"),
     "equal": lambda self, o: self._shape == o._shape and bool(M.all(self == o).item()),
     "dropout": F.dropout,
+    "index_select": M.index_select,
+    "masked_fill": lambda self, mask, value: M.where(mask, value, self),
+    "where": lambda self, cond, other: M.where(cond, self, other),
 }
 _PROPS = {
     "requires_grad": property(_requires_grad_get, lambda self, v: requires_grad_(self, v)),

@@ -12,8 +12,8 @@ import numpy as np
 
 from . import _dtype, _errors, _strided as S
 from ._lib import check, lib
-from ._tensor import (Tensor, contiguous_strides, empty_tensor, make, matrix, matrix_form,
-                      shape2d, view_of)
+from ._tensor import (Tensor, contiguous_strides, empty_tensor, matrix, matrix_form, shape2d,
+                      view_of)
 
 _C_BINARY = {S.B_ADD, S.B_SUB, S.B_MUL, S.B_DIV, S.B_MIN, S.B_MAX}  # clrt_binary's codes
 _C_UNARY = set(range(1, 9))  # clrt_unary's codes: NEG..SIGMOID
@@ -213,7 +213,7 @@ def _operands(a, b, who):
     """(a, b, dtype of the operation): scalars become 1-element tensors of the tensor's
     dtype (PyTorch's promotion: a scalar does not widen a tensor of its category)."""
     if isinstance(a, Tensor) and isinstance(b, Tensor):
-        ctx = same_context(who, a, b)
+        same_context(who, a, b)
         dt = _dtype.result_type(a.dtype, b.dtype)
         if a.dtype is not dt:
             a = cast(a, dt, who)
@@ -254,6 +254,9 @@ def _c_matrix(t, shape):
 def binary(op, a, b, out=None, who=None):
     """a op b with broadcasting; out= writes into an existing tensor (any layout)."""
     who = who or f"clrt.{_BIN_NAMES.get(op, 'binary')}"
+    if op in (S.B_FLOORDIV, S.B_REM) and is_scalar(b) and b == 0 and isinstance(a, Tensor) \
+            and not a.dtype.is_floating_point and not isinstance(b, float):
+        raise ZeroDivisionError(f"{who}: integer division by zero")  # as PyTorch
     a, b, dt = _operands(a, b, who)
     if op == S.B_DIV and not dt.is_floating_point:  # PyTorch: / of integers is a float
         dt = _dtype.float32

@@ -45,8 +45,10 @@ inline void walk(long i, int nd, long8 shape, long8 s_c, long8 s_a, long8 s_b, l
     vstore8(shape, 0, sh); vstore8(s_c, 0, sc); vstore8(s_a, 0, sa); vstore8(s_b, 0, sb);
     long r = i;
     for (int d = nd - 1; d >= 0; d--) {
-        long k = r % sh[d];
-        r /= sh[d];
+        /* the remainder as r - q * n: LLVM turns r % n beside r / n into a `freeze`
+           that Oclgrind's uninitialised-value checker cannot interpret */
+        long q = r / sh[d], k = r - q * sh[d];
+        r = q;
         *oc += k * sc[d]; *oa += k * sa[d]; *ob += k * sb[d];
     }
 }
@@ -65,12 +67,22 @@ inline T binop(int op, T x, T y) {
     case 9: return floor(x / y);
     case 14: return atan2(x, y);
 #else
+    /* integer min, max, abs and clamp by arithmetic on comparisons: LLVM makes the
+       usual forms llvm.smin/smax/abs intrinsics, which Oclgrind cannot run */
     case 4: return y == 0 ? 0 : x / y;
-    case 5: return min(x, y);
-    case 6: return max(x, y);
+    case 5: { T lt = x < y; return lt * x + (1 - lt) * y; }
+    case 6: { T gt = x > y; return gt * x + (1 - gt) * y; }
     case 7: { T r = 1; for (T e = y; e > 0; e--) r *= x; return y < 0 ? 0 : r; }
-    case 8: { if (y == 0) return 0; T r = x % y; return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r; }
-    case 9: { if (y == 0) return 0; T q = x / y; return (q * y != x && ((x < 0) != (y < 0))) ? q - 1 : q; }
+    case 8: {  /* Python's and PyTorch's remainder: the sign of y (0 for y == 0) */
+        if (y == 0) return 0;
+        T r = x % y;
+        return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    }
+    case 9: {  /* floor division (0 for y == 0, where PyTorch raises) */
+        if (y == 0) return 0;
+        T q = x / y;
+        return (q * y != x && ((x < 0) != (y < 0))) ? q - 1 : q;
+    }
     case 11: return x & y;
     case 12: return x | y;
     case 13: return x ^ y;
@@ -133,10 +145,10 @@ inline T unop(int op, T x, T p, T q) {
     case 28: return rsqrt(x);
     case 29: return (T)(x != x);
 #else
-    case 2: return x < 0 ? -x : x;
-    case 6: return x > 0 ? x : 0;
+    case 2: return x * ((x > 0) - (x < 0));
+    case 6: return x * (x > 0);
     case 14: return (x > 0) - (x < 0);
-    case 17: return min(max(x, p), q);
+    case 17: { T lo = x < p, hi = x > q; return lo * p + hi * q + (1 - lo - hi) * x; }
     case 27: return ~x;
 #endif
     case 9: return x;
@@ -191,6 +203,62 @@ __kernel void ew_random(__global T *c, ulong seed, ulong counter, long n, int ki
 #endif
 }
 
+/* c = cond ? a : b, cond an int (bool) tensor: st_b is b's strides, cond's come in st_q
+   with its offset in meta.s6 */
+__kernel void ew_where(__global T *c, __global const int *cond, __global const T *a,
+                       __global const T *b, GEO, long8 st_q) {
+    long i = get_global_id(0);
+    if (i >= meta.s0) return;
+    long sh[8], sc[8], sa[8], sb[8], sq[8];
+    vstore8(shape, 0, sh); vstore8(st_c, 0, sc); vstore8(st_a, 0, sa); vstore8(st_b, 0, sb);
+    vstore8(st_q, 0, sq);
+    long oc = meta.s2, oa = meta.s3, ob = meta.s4, oq = meta.s6, r = i;
+    for (int d = (int)meta.s1 - 1; d >= 0; d--) {
+        long q = r / sh[d], k = r - q * sh[d];  /* no %: see walk() */
+        r = q;
+        oc += k * sc[d]; oa += k * sa[d]; ob += k * sb[d]; oq += k * sq[d];
+    }
+    c[oc] = cond[oq] ? a[oa] : b[ob];
+}
+
+/* c = a with dimension meta.s5 indexed by idx (index_select): c's shape walks, and along
+   that dimension the position is idx[meta.s6 + k * meta.s7] instead of k */
+__kernel void ew_gather(__global T *c, __global const T *a, __global const int *idx, GEO) {
+    long i = get_global_id(0);
+    if (i >= meta.s0) return;
+    long sh[8], sc[8], sa[8];
+    vstore8(shape, 0, sh); vstore8(st_c, 0, sc); vstore8(st_a, 0, sa);
+    long oc = meta.s2, oa = meta.s3, r = i;
+    for (int d = (int)meta.s1 - 1; d >= 0; d--) {
+        long q = r / sh[d], k = r - q * sh[d];  /* no %: see walk() */
+        r = q;
+        oc += k * sc[d];
+        oa += (d == (int)meta.s5 ? (long)idx[meta.s6 + k * meta.s7] : k) * sa[d];
+    }
+    c[oc] = a[oa];
+}
+
+/* The gradient of ew_gather: c (a's shape, contiguous) = the sum of the rows of g whose
+   index names them, along dimension meta.s5 (meta.s4 indices, g's strides in st_b) */
+__kernel void ew_index_add(__global T *c, __global const T *g, __global const int *idx, GEO) {
+    long i = get_global_id(0);
+    if (i >= meta.s0) return;
+    long sh[8], sc[8], sb[8];
+    vstore8(shape, 0, sh); vstore8(st_c, 0, sc); vstore8(st_b, 0, sb);
+    int dim = (int)meta.s5;
+    long og = meta.s3, r = i, target = 0, oc = meta.s2;
+    for (int d = (int)meta.s1 - 1; d >= 0; d--) {
+        long q = r / sh[d], k = r - q * sh[d];  /* no %: see walk() */
+        r = q;
+        oc += k * sc[d];
+        if (d == dim) target = k; else og += k * sb[d];
+    }
+    T acc = 0;
+    for (long j = 0; j < meta.s4; j++)
+        if ((long)idx[meta.s6 + j * meta.s7] == target) acc += g[og + j * sb[dim]];
+    c[oc] = acc;
+}
+
 __kernel void ew_arange(__global T *c, long n, T start, T step) {
     long i = get_global_id(0);
     if (i < n) c[i] = start + (T)i * step;
@@ -209,8 +277,8 @@ __kernel void ew_cast(__global TO *c, __global const TI *a, long8 shape, long8 s
     vstore8(shape, 0, sh); vstore8(st_c, 0, sc); vstore8(st_a, 0, sa);
     long oc = meta.s2, oa = meta.s3, r = i;
     for (int d = (int)meta.s1 - 1; d >= 0; d--) {
-        long k = r % sh[d];
-        r /= sh[d];
+        long q = r / sh[d], k = r - q * sh[d];  /* no %: see walk() */
+        r = q;
         oc += k * sc[d]; oa += k * sa[d];
     }
 #if TO_BOOL
@@ -313,6 +381,41 @@ def launch_ew(ctx, name, code, op, out, a, b, p=None, q=None, who="clrt"):
         ct = {1: ctypes.c_float, 2: ctypes.c_double, 3: ctypes.c_int32}[code]
         args += [ct(p or 0), ct(q or 0)]
     args += [_vec(sh), _vec(strides[0]), _vec(strides[1]), _vec(bstr), meta]
+    with ctx._klock:
+        _set(k, args, who)
+        _launch_1d(ctx, k, n)
+
+
+def launch_where(ctx, code, out, cond, a, b, who):
+    """out = cond ? a : b, every operand (buffer, shape, strides, offset) broadcast."""
+    obuf, shape, ostr, ooff = out
+    n = 1
+    for d in shape:
+        n *= d
+    sh, (so, sa, sb, sq) = collapse(shape, ostr, a[2], b[2], cond[2])
+    k = kernel(ctx, "main", "ew_where", _options(code))
+    meta = _vec((n, len(sh), ooff, a[3], b[3], 0, cond[3]))
+    args = [obuf, cond[0], a[0], b[0], _vec(sh), _vec(so), _vec(sa), _vec(sb), meta, _vec(sq)]
+    with ctx._klock:
+        _set(k, args, who)
+        _launch_1d(ctx, k, n)
+
+
+def launch_gather(ctx, code, name, out, src, idx, dim, count, who):
+    """ew_gather (out from src along dim through idx) or ew_index_add (out, src's shape
+    but dim of its own size, summed from src through idx). idx: (buffer, offset, stride)."""
+    obuf, shape, ostr, ooff = out
+    n = 1
+    for d in shape:
+        n *= d
+    if name == "ew_gather":
+        strides = (_vec(ostr), _vec(src[2]), _vec((0,) * 8))
+        meta = _vec((n, len(shape), ooff, src[3], 0, dim, idx[1], idx[2]))
+    else:
+        strides = (_vec(ostr), _vec((0,) * 8), _vec(src[2]))
+        meta = _vec((n, len(shape), ooff, src[3], count, dim, idx[1], idx[2]))
+    k = kernel(ctx, "main", name, _options(code))
+    args = [obuf, src[0], idx[0], _vec(shape), *strides, meta]
     with ctx._klock:
         _set(k, args, who)
         _launch_1d(ctx, k, n)

@@ -500,7 +500,7 @@ def from_host(x, dtype, ctx, who):
     checked against the int32 range the device holds them in)."""
     x = np.asarray(x)
     shape = normalize_shape((x.shape,), who) if x.shape else ()
-    if dtype.np.kind in "iub" and x.dtype.kind == "c" or x.dtype.kind == "c":
+    if x.dtype.kind == "c":
         raise _errors.type_error(f"{who}: complex values ({x.dtype}) are not supported")
     if x.dtype.kind not in "biuf":
         raise _errors.type_error(f"{who}: dtype {x.dtype} is not one clrt holds (float32, "

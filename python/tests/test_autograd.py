@@ -69,8 +69,7 @@ def test_in_place_is_recorded(torch, rng):
         b += a  # in place on a non-leaf: recorded
         b.mul_(3)
         b[1] = 0.5 * a[0]  # an assignment into a slice, recorded as PyTorch's CopySlices
-        v = b[:, 1:3]
-        w = b.relu()
+        w = b[:, 1:3].relu()
         (w * w).sum().backward()
         results.append((b.detach().numpy(), a.grad.numpy()))
     for got, ref in zip(*results):

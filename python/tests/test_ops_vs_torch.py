@@ -52,6 +52,11 @@ CASES = {
     "index": (lambda m, F, a: a[1:, ::2] * a[0, 1] + a[1:, None, -1], [(3, 5)], False),
     "cat_stack": (lambda m, F, a, b: m.cat([a, b], 1).sum(0) + m.stack([a, a], 2).sum(),
                   [(2, 3), (2, 4)], False),
+    "index_select": (lambda m, F, a: a.index_select(1, m.tensor([3, 0, 3, 2])), [(2, 4, 3)], False),
+    "advanced_index": (lambda m, F, a: a[[2, 0, 2, -1]] + a[:, [1, 1, 0, 2]].t(), [(4, 4)], False),
+    "mask_index": (lambda m, F, a: a[a.detach() > 0] * 2, [(3, 5)], False),
+    "where": (lambda m, F, a, b: m.where(a > b, a * 2, b), [(3, 4), (4,)], False),
+    "masked_fill": (lambda m, F, a: a.masked_fill(a.detach() < 0, 0.5) * a, [(3, 4)], False),
     "conv2d": (lambda m, F, x, w, b: F.conv2d(x, w, b), [(2, 2, 7, 6), (3, 2, 3, 2), (3,)], False),
     "conv2d_stride_pad": (lambda m, F, x, w: F.conv2d(x, w, None, stride=2, padding=1),
                           [(1, 3, 7, 7), (2, 3, 3, 3)], False),
@@ -133,7 +138,8 @@ def _numeric(f, xs, upstream, extra, eps=1e-6):
     return grads
 
 
-FD_CASES = sorted(set(CASES) - {"conv2d", "linear_3d", "cat_stack"}) + ["conv2d_small"]
+FD_CASES = sorted(set(CASES) - {"conv2d", "linear_3d", "cat_stack", "mask_index"}) + \
+    ["conv2d_small"]
 CASES["conv2d_small"] = (lambda m, F, x, w, b: F.conv2d(x, w, b, padding=1),
                          [(1, 2, 4, 3), (2, 2, 2, 2), (2,)], False)
 
@@ -145,7 +151,8 @@ def test_gradient_matches_finite_differences(rng, name):
     else:
         f, shapes, positive = CASES[name]
         xs, extra = _inputs(rng, shapes, positive, np.float64), []
-        if name.startswith("max") or name in ("relu", "clamp", "neg_abs", "maximum", "minimum"):
+        if name.startswith("max") or name in ("relu", "clamp", "neg_abs", "maximum", "minimum",
+                                              "where", "masked_fill"):
             # away from the kinks, where a difference straddles two slopes
             xs = [x + np.sign(x) * 0.01 for x in xs]
     _, got, up = _run(clrt, f, xs, extra=extra)

@@ -95,5 +95,8 @@ def test_refusals(ctx):
         a[7]
     with pytest.raises(IndexError):
         a[1, 2, 3]
+    np.testing.assert_array_equal(a[[1, -2, 1]].get(), x[[1, -2, 1]])  # gathered: a copy
     with pytest.raises(IndexError, match="advanced indexing"):
-        a[[1, 2]]
+        a[[1, 2], 1:3]  # one index list with full slices only
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[[0, 7]]
