@@ -258,3 +258,18 @@ def test_fashion_mnist_when_installed():
     test = FashionMNIST(train=False)
     assert len(test) == 10000 and test.classes[9] == "Ankle boot"
     assert sorted(np.unique(test.targets)) == list(range(10))
+
+
+def test_label_batches_know_their_range():
+    """Each integer batch carries its values' range from the host, so that cross_entropy
+    checks its targets without reading them back from the device (a wait every step),
+    and a target out of range is still refused by name."""
+    from clrt._tensor import known_range
+    y = np.array([3, 1, 4, 1, 5, 9, 2, 12], np.int64)
+    loader = DataLoader(TensorDataset(clrt.zeros(8, 10), clrt.from_numpy(y)), batch_size=3)
+    batches = list(loader)
+    assert [known_range(b[1]) for b in batches] == [(1, 4), (1, 9), (2, 12)]
+    assert known_range(batches[0][0]) is None  # floats: none
+    clrt.nn.functional.cross_entropy(batches[1][0], batches[1][1])
+    with pytest.raises(IndexError, match="Target 12 is out of bounds"):
+        clrt.nn.functional.cross_entropy(batches[2][0], batches[2][1])

@@ -366,11 +366,13 @@ class DataLoader:
 
     @staticmethod
     def _emit(gather, pending):
-        tensors = [T.batch_tensor(h, like) for h, like in gather(np.concatenate(pending))]
+        hosts = gather(np.concatenate(pending))
+        tensors = [(T.batch_tensor(h, like), h) for h, like in hosts]
         at = 0
         for idx in pending:
-            yield [T.rows(t, at, len(idx)) for t in tensors]
-            at += len(idx)
+            n = len(idx)
+            yield [T.rows(t, at, n, h[at:at + n]) for t, h in tensors]
+            at += n
 
     def _iter_stream(self):
         it = iter(self.dataset)
