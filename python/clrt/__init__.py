@@ -87,24 +87,12 @@ __all__ = [
     "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype",
 ]
 
-# The rest of PyTorch's package where present: optim, utils.data, save/load.
-try:
-    from . import optim  # noqa: F401
-except ImportError as _e:  # pragma: no cover - absent, not broken
-    if "clrt.optim" not in str(_e) and "optim" not in str(_e):
-        raise
-try:
-    from . import utils  # noqa: F401
-except ImportError as _e:  # pragma: no cover
-    if "utils" not in str(_e):
-        raise
-try:
-    from .serialization import save, load  # noqa: F401
-except ImportError as _e:  # pragma: no cover
-    if "serialization" not in str(_e):
-        raise
+# The rest of PyTorch's package: optim, utils.data, save/load (clrt/optim, clrt/utils,
+# clrt/_serialization.py), imported where this tree has them.
+import builtins as _builtins  # noqa: E402  (all, sum, max, ... are clrt's names here)
+import importlib.util as _util  # noqa: E402
 
-# PyTorch's torch.optim, torch.utils.data, torch.save and torch.load (pynn's packages)
-from . import optim, utils  # noqa: E402,F811
-from ._serialization import save, load  # noqa: E402,F811
-__all__ += ["optim", "utils", "save", "load"]
+if _builtins.all(_util.find_spec(f"{__name__}.{m}") for m in ("optim", "utils", "_serialization")):
+    from . import optim, utils  # noqa: E402,F401
+    from ._serialization import save, load  # noqa: E402,F401
+    __all__ += ["optim", "utils", "save", "load"]

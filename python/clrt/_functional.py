@@ -17,7 +17,7 @@ import numpy as np
 from . import _dtype, _errors, _math, _ops, _strided as S
 from ._autograd import is_grad_enabled, record
 from ._lib import check, has, lib
-from ._tensor import Tensor, matrix, shape2d
+from ._tensor import Tensor, known_range, matrix, set_range, shape2d
 
 
 class _Conv2dShape(ctypes.Structure):
@@ -280,11 +280,11 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
 
 def _check_targets(target, classes, who):
     """Targets in 0..classes-1, from the values known on the host or read back."""
-    rng = target._range
+    rng = known_range(target)
     if rng is None:
         host = target.get()
         rng = (int(host.min()), int(host.max()))
-        target._range = rng
+        set_range(target, *rng)
     lo, hi = rng
     if lo < 0 or hi >= classes:
         bad = lo if lo < 0 else hi

@@ -39,6 +39,12 @@ class LocalMemory:
     """A __local pointer argument: nbytes of local memory per work-group."""
 
     def __init__(self, nbytes):
+        if isinstance(nbytes, (bool, np.bool_)) or not isinstance(nbytes, (numbers.Integral,
+                                                                           np.integer)):
+            raise _errors.type_error(f"clrt.LocalMemory: nbytes must be an int, not "
+                                     f"{type(nbytes).__name__} {nbytes!r}")
+        if not 1 <= nbytes <= _MAX_SIZE:  # checked before ctypes makes it a size_t
+            raise _errors.value_error(f"clrt.LocalMemory: nbytes {nbytes} is not 1 to 2**63-1")
         self.nbytes = int(nbytes)
 
 

@@ -850,10 +850,12 @@ def _index_tensor(index, n, who, ctx):
                                       f"not {index.dtype.name}")
         if index.ndim != 1:
             index = reshape(index, -1)
-        rng = index._range
+        from ._tensor import known_range, set_range
+        rng = known_range(index)
         if rng is None:
             host = index.get()
-            rng = index._range = (int(host.min()), int(host.max()))
+            rng = (int(host.min()), int(host.max()))
+            set_range(index, *rng)
         if rng[0] < 0:  # wrapped on the host: rare, and the index is small
             return _index_tensor(index.get(), n, who, ctx)
         bad = rng[1] if rng[1] >= n else None

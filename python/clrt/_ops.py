@@ -12,8 +12,8 @@ import numpy as np
 
 from . import _dtype, _errors, _strided as S
 from ._lib import check, lib
-from ._tensor import (Tensor, contiguous_strides, empty_tensor, matrix, matrix_form, shape2d,
-                      view_of)
+from ._tensor import (Tensor, contiguous_strides, copy_range, empty_tensor, matrix, matrix_form,
+                      shape2d, view_of)
 
 _C_BINARY = {S.B_ADD, S.B_SUB, S.B_MUL, S.B_DIV, S.B_MIN, S.B_MAX}  # clrt_binary's codes
 _C_UNARY = set(range(1, 9))  # clrt_unary's codes: NEG..SIGMOID
@@ -179,7 +179,7 @@ def contiguous(t, force=False):
     if t.is_contiguous() and not force:
         return t
     out = new(t._st.ctx, t._shape, t.dtype, "Tensor.contiguous")
-    out._range = t._range
+    copy_range(out, t)
     S.launch_ew(t._st.ctx, "ew_unary", t.dtype.code, S.U_COPY, _geo(out), _geo(t), None, 0, 0,
                 "Tensor.contiguous")
     return out
@@ -187,8 +187,9 @@ def contiguous(t, force=False):
 
 def clone(t):
     out = new(t._st.ctx, t._shape, t.dtype, "Tensor.clone")
-    out._range = t._range
-    return copy_into(out, t, "Tensor.clone")
+    copy_into(out, t, "Tensor.clone")
+    copy_range(out, t)
+    return out
 
 
 def cast(t, dtype, who="Tensor.to"):
@@ -200,7 +201,7 @@ def cast(t, dtype, who="Tensor.to"):
     if t.dtype.code == dtype.code and dtype is not _dtype.bool_:
         # int32, int64 and bool share the device's int32: a copy
         S.launch_ew(t._st.ctx, "ew_unary", 3, S.U_COPY, _geo(out), _geo(t), None, 0, 0, who)
-        out._range = t._range
+        copy_range(out, t)
         return out
     S.launch_cast(t._st.ctx, t.dtype.code, dtype.code, dtype is _dtype.bool_, _geo(out),
                   _geo(t), who)

@@ -397,10 +397,27 @@ def make(st, shape, stride, offset, dtype, ver=None):
 
 
 def view_of(t, shape, stride, offset):
-    """Another layout of t's storage (shares its memory and version counter)."""
-    v = make(t._st, shape, stride, offset, t.dtype, t._ver)
-    v._range = t._range
-    return v
+    """Another layout of t's storage (shares its memory and version counter). It does not
+    inherit t's known value range: a window may hold fewer values (known_range)."""
+    return make(t._st, shape, stride, offset, t.dtype, t._ver)
+
+
+def known_range(t):
+    """(lo, hi) of an integer tensor's values where known without reading the device (set
+    when they came from the host), or None. A range is stamped with the version counter
+    shared by every view of the memory, so that a write through any of them voids it."""
+    r = t._range
+    return r[1:] if r is not None and r[0] == t._ver[0] else None
+
+
+def set_range(t, lo, hi):
+    t._range = (t._ver[0], int(lo), int(hi))
+
+
+def copy_range(dst, src):
+    """dst holds exactly src's values (a copy, a cast between integer dtypes)."""
+    r = known_range(src)
+    dst._range = None if r is None else (dst._ver[0],) + r
 
 
 def _init_like(self, src, keep_grad=False):
@@ -523,7 +540,8 @@ def from_host(x, dtype, ctx, who):
     t = empty_tensor(ctx, shape, dtype, who)
     check(lib.clrt_buffer_write(ctx._handles(who)[1], t._st.handle(who), host.ctypes.data,
                                 host.size))
-    t._range = rng
+    if rng is not None:
+        set_range(t, *rng)
     return t
 
 

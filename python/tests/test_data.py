@@ -134,6 +134,15 @@ def test_subsets_and_collation():
     assert batch["x"].dtype == clrt.float32 and tuple(batch["x"].shape) == (3, 2)
     assert batch["n"].dtype == clrt.int64 and batch["n"].numpy().tolist() == [0, 1, 2]
     assert batch["w"].dtype == clrt.float64 and batch["name"] == ["item0", "item1", "item2"]
+    class Many(Items):  # a dataset that fetches a batch's items at once (PyTorch's __getitems__)
+        asked = []
+
+        def __getitems__(self, indices):
+            self.asked.append(list(indices))
+            return [self[i] for i in indices]
+
+    batches = list(DataLoader(Many(), batch_size=2))
+    assert Many.asked == [[0, 1], [2, 3], [4]] and batches[2]["n"].numpy().tolist() == [4]
     pairs = default_collate([(clrt.ones(2), 1), (clrt.zeros(2), 0)])
     assert isinstance(pairs, list) and pairs[0].numpy().tolist() == [[1, 1], [0, 0]]
     with pytest.raises(RuntimeError, match="each element in list of batch should be of equal size"):
@@ -249,3 +258,18 @@ def test_fashion_mnist_when_installed():
     test = FashionMNIST(train=False)
     assert len(test) == 10000 and test.classes[9] == "Ankle boot"
     assert sorted(np.unique(test.targets)) == list(range(10))
+
+
+def test_label_batches_know_their_range():
+    """Each integer batch carries its values' range from the host, so that cross_entropy
+    checks its targets without reading them back from the device (a wait every step),
+    and a target out of range is still refused by name."""
+    from clrt._tensor import known_range
+    y = np.array([3, 1, 4, 1, 5, 9, 2, 12], np.int64)
+    loader = DataLoader(TensorDataset(clrt.zeros(8, 10), clrt.from_numpy(y)), batch_size=3)
+    batches = list(loader)
+    assert [known_range(b[1]) for b in batches] == [(1, 4), (1, 9), (2, 12)]
+    assert known_range(batches[0][0]) is None  # floats: none
+    clrt.nn.functional.cross_entropy(batches[1][0], batches[1][1])
+    with pytest.raises(IndexError, match="Target 12 is out of bounds"):
+        clrt.nn.functional.cross_entropy(batches[2][0], batches[2][1])

@@ -32,6 +32,11 @@ def test_7_kernel_sizes_are_range_checked(ctx):
     for bad in (64.0, True, "64"):
         with pytest.raises(TypeError):
             k(x, np.int32(64), global_size=bad)
+    for bad in (-1, 0, 2 ** 64):  # the class of the defect: every size into a size_t
+        with pytest.raises(ValueError, match="nbytes"):
+            clrt.LocalMemory(bad)
+    with pytest.raises(TypeError):
+        clrt.LocalMemory(4.0)
     k(x, np.int32(64), global_size=64)  # nothing ran before: one increment
     assert x.numpy().tolist() == [1.0] * 64
 

@@ -136,6 +136,14 @@ def test_errors_speak_pytorch():
         clrt._functional.cross_entropy(a, clrt.tensor([0, 3]))
     with pytest.raises(IndexError, match="Target -1 is out of bounds"):
         clrt._functional.cross_entropy(a, clrt.tensor([-1, 0]) + 0)  # range read back
+    t = clrt.tensor([0, 1])  # a range known from the host, then written through a view
+    v = t[1:]
+    v += 5
+    with pytest.raises(IndexError, match="Target 6 is out of bounds"):
+        clrt._functional.cross_entropy(a, t)
+    u = clrt.tensor([0, 9])  # a window holds fewer values than its parent: no false alarm
+    np.testing.assert_allclose(clrt._functional.cross_entropy(clrt.zeros(1, 3), u[:1]).item(),
+                               np.log(3), rtol=1e-6)
     with pytest.raises(RuntimeError, match="float32 or float64"):
         clrt._functional.conv2d(clrt.ones(1, 1, 3, 3, dtype=clrt.int64), clrt.ones(1, 1, 2, 2))
     with pytest.raises(TypeError, match="must be Tensor"):

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import _create, _device, _dtype as _dt, _math, _random
 from .._autograd import enable_grad, no_grad  # noqa: F401  (T.enable_grad: the optimizers)
-from .._tensor import Parameter, Size, Tensor, view_of  # noqa: F401  (T.Parameter: nn)
+from .._tensor import Parameter, Size, Tensor, set_range, view_of  # noqa: F401  (T.Parameter: nn)
 
 
 def _dtype(dtype):
@@ -42,10 +42,16 @@ def batch_tensor(array, like):
     return _create.from_numpy(np.ascontiguousarray(array))
 
 
-def rows(t, start, count):
+def rows(t, start, count, host=None):
     """Rows start..start+count-1 of a contiguous tensor made here (no autograd): t[a:b]
-    without the general indexing's work, a view sharing t's memory."""
-    return view_of(t, (count,) + t._shape[1:], t._stride, t._offset + start * t._stride[0])
+    without the general indexing's work, a view sharing t's memory. host: the same rows
+    on the host, whose value range an integer view is given (a view does not inherit
+    its parent's; cross_entropy reads the targets' range back from the device where it
+    is not known, which would cost every training step a wait)."""
+    v = view_of(t, (count,) + t._shape[1:], t._stride, t._offset + start * t._stride[0])
+    if host is not None and not t.dtype.is_floating_point:
+        set_range(v, host.min(), host.max())
+    return v
 
 
 def host_rows(t):

@@ -340,6 +340,9 @@ class DataLoader:
         gather = getattr(self.dataset, "_gather", None) if self._default_collate else None
         if gather is not None:
             return self._iter_chunks(gather)
+        many = getattr(self.dataset, "__getitems__", None)  # PyTorch's batched fetch
+        if many is not None:
+            return (self.collate_fn(many(b)) for b in self.batch_sampler)
         return (self.collate_fn([self.dataset[i] for i in b]) for b in self.batch_sampler)
 
     def _iter_chunks(self, gather):
@@ -363,11 +366,13 @@ class DataLoader:
 
     @staticmethod
     def _emit(gather, pending):
-        tensors = [T.batch_tensor(h, like) for h, like in gather(np.concatenate(pending))]
+        hosts = gather(np.concatenate(pending))
+        tensors = [(T.batch_tensor(h, like), h) for h, like in hosts]
         at = 0
         for idx in pending:
-            yield [T.rows(t, at, len(idx)) for t in tensors]
-            at += len(idx)
+            n = len(idx)
+            yield [T.rows(t, at, n, h[at:at + n]) for t, h in tensors]
+            at += n
 
     def _iter_stream(self):
         it = iter(self.dataset)
