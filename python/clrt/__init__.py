@@ -64,8 +64,22 @@ def get_default_dtype():
     return float32
 
 
-def cuda_is_available():
-    return False
+class _Cuda:
+    """clrt.cuda: what PyTorch code asks before choosing a device. clrt runs on OpenCL, not
+    CUDA: is_available() is False, so `torch.device("cuda:0" if torch.cuda.is_available()
+    else "cpu")` picks "cpu", the CPU OpenCL device; clrt.device() is the default device
+    (a GPU where there is one)."""
+
+    @staticmethod
+    def is_available():
+        return False
+
+    @staticmethod
+    def device_count():
+        return 0
+
+
+cuda = _Cuda()
 
 
 __all__ = [
@@ -84,7 +98,7 @@ __all__ = [
     "reshape", "flatten", "ravel", "permute", "transpose", "t", "squeeze", "unsqueeze", "cat",
     "concatenate", "stack", "clone", "detach", "index_select", "where", "Kernel", "Program",
     "LocalMemory", "autograd",
-    "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype",
+    "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype", "cuda",
 ]
 
 # The rest of PyTorch's package: optim, utils.data, save/load (clrt/optim, clrt/utils,

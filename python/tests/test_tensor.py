@@ -114,6 +114,10 @@ def test_devices():
         clrt.device("no-such-device-xyz")
     assert e.value.name == "CLRT_ENODEVICE"
     assert a.to(clrt.float64).dtype == clrt.float64 and a.to(a) is a
+    # PyTorch's usual choice picks the CPU OpenCL device: clrt has no CUDA
+    assert not clrt.cuda.is_available() and clrt.cuda.device_count() == 0
+    cpu = clrt.device("cuda:0" if clrt.cuda.is_available() else "cpu")
+    assert cpu.type == "cpu" and clrt.ones(2).to(cpu).device == cpu
 
 
 def test_errors_speak_pytorch():
