@@ -740,6 +740,42 @@ static void buffer_dtypes(void **state)
         clrt_kernel_destroy(ks[i]);
 }
 
+/* __local arguments that each fit (set_local accepts them) but together exceed
+ * the device's local memory: refused at launch, before OpenCL */
+static void local_memory_total(fixture *f)
+{
+    clrt_program *lp;
+    clrt_kernel *lk;
+    TU_OK(clrt_program_create(&lp, f->tu->ctx,
+                              "__kernel void two_locals(__global float *out, __local float *a, __local float *b)\n"
+                              "{\n"
+                              "    a[0] = 1.0f;\n"
+                              "    b[0] = 2.0f;\n"
+                              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                              "    out[0] = a[0] + b[0];\n"
+                              "}\n",
+                              NULL));
+    TU_OK(clrt_kernel_create(&lk, lp, "two_locals"));
+    clrt_program_destroy(lp);
+    clrt_buffer *sum = vector(f, 1, NULL);
+    size_t part = (size_t)(f->tu->dev.local_mem * 6 / 10) / sizeof(float) * sizeof(float), single = 1;
+    TU_OK(clrt_kernel_set_buffer(lk, 0, sum));
+    TU_OK(clrt_kernel_set_local(lk, 1, part));
+    TU_OK(clrt_kernel_set_local(lk, 2, part));
+    TU_REFUSED(CLRT_ENOMEM, "bytes of local memory per work-group",
+               clrt_kernel_launch(f->tu->q, lk, 1, &single, &single));
+    TU_REFUSED(CLRT_ENOMEM, "bytes of local memory per work-group",
+               clrt_kernel_launch_rounded(f->tu->q, lk, 1, &single, NULL));
+    /* the same kernel with room for both runs */
+    TU_OK(clrt_kernel_set_local(lk, 2, sizeof(float)));
+    float got = 0.0f;
+    TU_OK(clrt_kernel_launch(f->tu->q, lk, 1, &single, &single));
+    TU_OK(clrt_buffer_read(f->tu->q, sum, &got, 1));
+    assert_true(got == 3.0f);
+    clrt_buffer_destroy(sum);
+    clrt_kernel_destroy(lk);
+}
+
 static void launch_errors(void **state)
 {
     fixture *f = *state;
@@ -796,40 +832,8 @@ static void launch_errors(void **state)
     clrt_queue_destroy(oq);
     clrt_context_destroy(other);
 
-    /* __local arguments that each fit (set_local accepts them) but together
-     * exceed the device's local memory: refused at launch, before OpenCL */
-    if (f->tu->dev.local_mem >= 64) {
-        clrt_program *lp;
-        clrt_kernel *lk;
-        TU_OK(clrt_program_create(&lp, f->tu->ctx,
-                                  "__kernel void two_locals(__global float *out, __local float *a, __local float *b)\n"
-                                  "{\n"
-                                  "    a[0] = 1.0f;\n"
-                                  "    b[0] = 2.0f;\n"
-                                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                                  "    out[0] = a[0] + b[0];\n"
-                                  "}\n",
-                                  NULL));
-        TU_OK(clrt_kernel_create(&lk, lp, "two_locals"));
-        clrt_program_destroy(lp);
-        clrt_buffer *sum = vector(f, 1, NULL);
-        size_t part = (size_t)(f->tu->dev.local_mem * 6 / 10) / sizeof(float) * sizeof(float), single = 1;
-        TU_OK(clrt_kernel_set_buffer(lk, 0, sum));
-        TU_OK(clrt_kernel_set_local(lk, 1, part));
-        TU_OK(clrt_kernel_set_local(lk, 2, part));
-        TU_REFUSED(CLRT_ENOMEM, "bytes of local memory per work-group",
-                   clrt_kernel_launch(f->tu->q, lk, 1, &single, &single));
-        TU_REFUSED(CLRT_ENOMEM, "bytes of local memory per work-group",
-                   clrt_kernel_launch_rounded(f->tu->q, lk, 1, &single, NULL));
-        /* the same kernel with room for both runs */
-        TU_OK(clrt_kernel_set_local(lk, 2, sizeof(float)));
-        float got = 0.0f;
-        TU_OK(clrt_kernel_launch(f->tu->q, lk, 1, &single, &single));
-        TU_OK(clrt_buffer_read(f->tu->q, sum, &got, 1));
-        assert_true(got == 3.0f);
-        clrt_buffer_destroy(sum);
-        clrt_kernel_destroy(lk);
-    }
+    if (f->tu->dev.local_mem >= 64)
+        local_memory_total(f);
 
     /* injected enqueue failures */
     clrt__debug_fault_arm(CLRT__FAULT_ENQUEUE_KERNEL, 1, CL_OUT_OF_RESOURCES);
