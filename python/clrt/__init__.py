@@ -32,9 +32,9 @@ from ._math import (add, sub, mul, div, pow, maximum, minimum, remainder, floor_
                     neg, negative, abs, exp, log, sqrt, rsqrt, tanh, sigmoid, relu, reciprocal,
                     square, log1p, expm1, sin, cos, sign, floor, ceil, round, trunc, clamp,
                     isnan, logical_not, sum, mean, max, min, amax, amin, argmax, argmin, var,
-                    std, all, any, softmax, log_softmax, matmul, mm, bmm, dot, reshape, flatten,
-                    ravel, permute, transpose, t, squeeze, unsqueeze, cat, stack, clone,
-                    detach, index_select, where)
+                    std, all, any, softmax, log_softmax, matmul, mm, bmm, dot)
+from ._layout import (reshape, flatten, ravel, permute, transpose, t, squeeze, unsqueeze, cat,
+                      stack, clone, detach, index_select, where)
 from ._kernel import Kernel, LocalMemory, Program
 from . import autograd
 from . import nn

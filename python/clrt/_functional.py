@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from . import _dtype, _errors, _math, _ops, _strided as S
+from . import _dtype, _errors, _layout, _math, _ops, _strided as S
 from ._autograd import is_grad_enabled, record
 from ._lib import check, has, lib
 from ._tensor import Tensor, known_range, matrix, set_range, shape2d
@@ -173,7 +173,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
                                     "supported by clrt", _errors.EUNSUPPORTED)
     unbatched = x.ndim == 3
     if unbatched:
-        x = _math.unsqueeze(x, 0)
+        x = _layout.unsqueeze(x, 0)
     if x.ndim != 4 or weight.ndim != 4:
         raise _errors.shape_error(
             f"{who}: Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of "
@@ -217,7 +217,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             h_(g, n, k * oh * ow), h_(sx, n, c * h * w), h_(sw, k, c * kh * kw), ctypes.byref(s)))
         return dx, dw, db
     y = record("ConvolutionBackward0", y, (x, weight, bias), back, [sx, sw])
-    return _math.squeeze(y, 0) if unbatched else y
+    return _layout.squeeze(y, 0) if unbatched else y
 
 
 # ---- max-pooling
@@ -237,7 +237,7 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
                                     "by clrt", _errors.EUNSUPPORTED)
     unbatched = x.ndim == 3
     if unbatched:
-        x = _math.unsqueeze(x, 0)
+        x = _layout.unsqueeze(x, 0)
     if x.ndim != 4:
         raise _errors.shape_error(f"{who}: Expected 3D or 4D (batch mode) tensor for input, got "
                                   f"{list(x._shape)}")
@@ -268,11 +268,11 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
         return (dx,)
     y = record("MaxPool2DWithIndicesBackward0", y, (x,), back, [am] if am is not None else [])
     if unbatched:
-        y = _math.squeeze(y, 0)
+        y = _layout.squeeze(y, 0)
     if return_indices:
         # PyTorch's indices count within each channel's H x W plane, as the library's
         idx = _ops.cast(am, _dtype.int64)
-        return y, (_math.squeeze(idx, 0) if unbatched else idx)
+        return y, (_layout.squeeze(idx, 0) if unbatched else idx)
     return y
 
 
@@ -351,11 +351,11 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean", **
     if not (0 <= ignore_index < classes):
         _check_targets(target, classes, who)
     cls = _math.arange_like_dim((n, classes), 1, target)
-    hit = _ops.cast(_ops.compare(S.C_EQ, cls, _math.unsqueeze(target, 1)), input.dtype)
+    hit = _ops.cast(_ops.compare(S.C_EQ, cls, _layout.unsqueeze(target, 1)), input.dtype)
     keep = None
     if 0 <= ignore_index < classes:
         keep = _ops.cast(_ops.compare(S.C_NE, target, ignore_index), input.dtype)
-        hit = hit * _math.unsqueeze(keep, 1)
+        hit = hit * _layout.unsqueeze(keep, 1)
     per = -_math.sum(input * hit, 1)
     if reduction == "none":
         return per
@@ -430,12 +430,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    return _math.flatten(input, start_dim, end_dim)
+    return _layout.flatten(input, start_dim, end_dim)
 
 
 def one_hot(tensor, num_classes=-1):
     if num_classes < 0:
         num_classes = int(tensor.max().item()) + 1
     cls = _math.arange_like_dim(tensor._shape + (num_classes,), tensor.ndim, tensor)
-    return _ops.cast(_ops.compare(S.C_EQ, cls, _math.unsqueeze(tensor, -1)), _dtype.int64)
+    return _ops.cast(_ops.compare(S.C_EQ, cls, _layout.unsqueeze(tensor, -1)), _dtype.int64)
 

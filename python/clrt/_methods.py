@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from . import _dtype, _errors, _functional as F, _math as M, _ops, _strided as S
+from . import _dtype, _errors, _functional as F, _layout as L, _math as M, _ops, _strided as S
 from ._autograd import Node, edge, is_grad_enabled, no_grad, record
 from ._tensor import Tensor, view_of
 
@@ -23,7 +23,7 @@ def _other_for(self, other):
     if isinstance(other, Tensor) and other.dtype is not self.dtype:
         if other.dtype.is_floating_point == self.dtype.is_floating_point or \
                 self.dtype.is_floating_point:
-            return M.to_dtype(other, self.dtype)
+            return L.to_dtype(other, self.dtype)
         raise _errors.runtime_error(f"result type {other.dtype.name} can't be cast to the "
                                     f"desired output type {self.dtype.name}")
     if not isinstance(other, Tensor) and not self.dtype.is_floating_point:
@@ -193,9 +193,9 @@ def to(self, *args, **kwargs):
                 out = record("ToCopyBackward0", out, (self,),
                              lambda g: (from_host(g.get(), g.dtype, src_ctx, "backward"),))
     if dt is not None:
-        out = M.to_dtype(out, _dtype.get(dt, "Tensor.to"))
+        out = L.to_dtype(out, _dtype.get(dt, "Tensor.to"))
     if copy and out is self:
-        out = M.clone(self)
+        out = L.clone(self)
     return out
 
 
@@ -203,22 +203,22 @@ def astype(self, dtype, copy=True):
     """numpy's astype: a new tensor of dtype (copy=False: this one when it is of dtype)."""
     dt = _dtype.get(dtype, "Tensor.astype")
     if dt is self.dtype:
-        return M.clone(self) if copy else self
-    return M.to_dtype(self, dt)
+        return L.clone(self) if copy else self
+    return L.to_dtype(self, dt)
 
 
 def _getitem(self, key):
-    return M.getitem(self, key)
+    return L.getitem(self, key)
 
 
 def _T(self):
     if self.ndim < 2:
         return self
-    return M.permute(self, list(range(self.ndim))[::-1])
+    return L.permute(self, list(range(self.ndim))[::-1])
 
 
 def _mT(self):
-    return M.transpose(self, -2, -1)
+    return L.transpose(self, -2, -1)
 
 
 def _grad_fn_name(self):
@@ -375,7 +375,7 @@ _PLAIN = {
     "backward": backward,
     "retain_grad": retain_grad,
     "register_hook": register_hook,
-    "detach": M.detach,
+    "detach": L.detach,
     "detach_": lambda self: (setattr(self, "grad_fn", None), setattr(self, "_rg", False),
                              self)[-1],
     # conversions
@@ -383,30 +383,30 @@ _PLAIN = {
     "cpu": lambda self: self,
     "cuda": lambda self, device=None: self if device is None else self.to(device),
     "astype": astype,
-    "float": lambda self: M.to_dtype(self, _dtype.float32),
-    "double": lambda self: M.to_dtype(self, _dtype.float64),
-    "int": lambda self: M.to_dtype(self, _dtype.int32),
-    "long": lambda self: M.to_dtype(self, _dtype.int64),
-    "bool": lambda self: M.to_dtype(self, _dtype.bool_),
-    "type_as": lambda self, other: M.to_dtype(self, other.dtype),
-    "clone": M.clone,
-    "copy": M.clone,
-    "contiguous": M.contiguous,
+    "float": lambda self: L.to_dtype(self, _dtype.float32),
+    "double": lambda self: L.to_dtype(self, _dtype.float64),
+    "int": lambda self: L.to_dtype(self, _dtype.int32),
+    "long": lambda self: L.to_dtype(self, _dtype.int64),
+    "bool": lambda self: L.to_dtype(self, _dtype.bool_),
+    "type_as": lambda self, other: L.to_dtype(self, other.dtype),
+    "clone": L.clone,
+    "copy": L.clone,
+    "contiguous": L.contiguous,
     # layouts
-    "view": M.view,
-    "view_as": lambda self, other: M.view(self, other._shape),
-    "reshape": M.reshape,
-    "reshape_as": lambda self, other: M.reshape(self, other._shape),
-    "flatten": M.flatten,
-    "ravel": M.ravel,
-    "permute": M.permute,
-    "transpose": M.transpose,
-    "swapaxes": M.transpose,
-    "t": M.t,
-    "squeeze": M.squeeze,
-    "unsqueeze": M.unsqueeze,
-    "expand": M.expand,
-    "expand_as": lambda self, other: M.expand(self, other._shape),
+    "view": L.view,
+    "view_as": lambda self, other: L.view(self, other._shape),
+    "reshape": L.reshape,
+    "reshape_as": lambda self, other: L.reshape(self, other._shape),
+    "flatten": L.flatten,
+    "ravel": L.ravel,
+    "permute": L.permute,
+    "transpose": L.transpose,
+    "swapaxes": L.transpose,
+    "t": L.t,
+    "squeeze": L.squeeze,
+    "unsqueeze": L.unsqueeze,
+    "expand": L.expand,
+    "expand_as": lambda self, other: L.expand(self, other._shape),
     # math
     "add": M.add, "sub": M.sub, "mul": M.mul, "div": M.div, "pow": M.pow,
     "matmul": M.matmul, "mm": M.mm, "bmm": M.bmm, "dot": M.dot,
@@ -425,9 +425,9 @@ _PLAIN = {
     "le": _cmp(S.C_LE, "le"), "gt": _cmp(S.C_GT, "gt"), "ge": _cmp(S.C_GE, "ge"),
     "equal": lambda self, o: self._shape == o._shape and bool(M.all(self == o).item()),
     "dropout": F.dropout,
-    "index_select": M.index_select,
-    "masked_fill": lambda self, mask, value: M.where(mask, value, self),
-    "where": lambda self, cond, other: M.where(cond, self, other),
+    "index_select": L.index_select,
+    "masked_fill": lambda self, mask, value: L.where(mask, value, self),
+    "where": lambda self, cond, other: L.where(cond, self, other),
 }
 _PROPS = {
     "requires_grad": property(_requires_grad_get, lambda self, v: requires_grad_(self, v)),
