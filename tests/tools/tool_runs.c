@@ -89,6 +89,9 @@ static void bench_unknown_device(void **state)
     const int rc = run("'" CLRT_BENCH_PATH "' --quick --device nonsense --no-progress");
     if (rc != 2 || !strstr(err, "clrt-bench: --device nonsense: no device matches it") || !strstr(err, "0  [0:0]  "))
         fail_msg("exit %d; stderr \"%s\"", rc, err);
+    const int split = run("'" CLRT_BENCH_PATH "' --op split --device 0 --device nonsense --sizes 64");
+    if (split != 2 || !strstr(err, "clrt-bench: --device nonsense: ") || !strstr(err, "matches no device"))
+        fail_msg("--op split: exit %d; stderr \"%s\"", split, err);
 }
 
 /* --plot through a gnuplot that dies: how it ended, and exit 3 (no plot). */

@@ -296,6 +296,13 @@ int bench_split_run(const bench_opts *o)
         fprintf(stderr, "clrt-bench: --op split needs the devices to split across: --device SEL, repeated\n");
         return 2;
     }
+    for (size_t i = 0; i < n; i++) { /* a selector that matches nothing: exit 2, as everywhere */
+        clrt_device_info d;
+        if (clrt_device_select(o->devices[i], &d) != CLRT_OK) {
+            fprintf(stderr, "clrt-bench: --device %s: %s\n", o->devices[i], clrt_error_message());
+            return 2;
+        }
+    }
     const bench_shape sh = o->sizes_given ? o->matmul[0] : (bench_shape){1024, 1024, 1024, 0, 0};
     if (sh.ta || sh.tb)
         fprintf(stderr, "clrt-bench: split: transposes are ignored (A B only)\n");
