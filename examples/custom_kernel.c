@@ -70,6 +70,26 @@ static unsigned mandel_host(unsigned px, unsigned py, unsigned w, unsigned h, un
     return it;
 }
 
+/* The image as a greyscale PGM file: white outside the set, black inside.
+ * Returns 0, or -1 after saying what failed. */
+static int write_pgm(const char *path, const float *img, unsigned w, unsigned h, unsigned max_iter)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "P5\n%u %u\n255\n", w, h);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        fputc((int)(255.0 * (1.0 - sqrt((double)img[i] / max_iter))), f);
+    if (fclose(f) != 0) {
+        perror(path);
+        return -1;
+    }
+    printf("wrote %s\n", path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *pgm = argc > 1 ? argv[1] : NULL;
@@ -145,21 +165,8 @@ int main(int argc, char **argv)
             differ += img[py * W + px] != (float)mandel_host(px, py, W, H, MAX_ITER);
     printf("mandelbrot %dx%d: %zu of %d pixels differ from the host\n", W, H, differ, W * H);
 
-    if (pgm) {
-        FILE *f = fopen(pgm, "wb");
-        if (!f) {
-            perror(pgm);
-            goto done;
-        }
-        fprintf(f, "P5\n%d %d\n255\n", W, H);
-        for (size_t i = 0; i < (size_t)W * H; i++) /* white outside, black inside */
-            fputc((int)(255.0 * (1.0 - sqrt((double)img[i] / MAX_ITER))), f);
-        if (fclose(f) != 0) {
-            perror(pgm);
-            goto done;
-        }
-        printf("wrote %s\n", pgm);
-    }
+    if (pgm && write_pgm(pgm, img, W, H, MAX_ITER) != 0)
+        goto done;
     rc = (wrong == 0 && differ <= (size_t)W * H / 100) ? 0 : 1;
     printf("%s\n", rc == 0 ? "OK: results match the host" : "FAILED: results differ from the host");
 

@@ -31,6 +31,23 @@ static int failed(int status, const char *what)
     return 1;
 }
 
+/* The largest |error| of the n x n product prod = a b over a sample of 64 rows,
+ * against the host's sum in double. */
+static double product_error(const float *a, const float *b, const float *prod, size_t n)
+{
+    double max_err = 0;
+    for (size_t i = 0; i < n; i += (n > 64 ? n / 64 : 1))
+        for (size_t j = 0; j < n; j++) {
+            double ref = 0;
+            for (size_t k = 0; k < n; k++)
+                ref += (double)a[i * n + k] * (double)b[k * n + j];
+            double err = fabs(ref - (double)prod[i * n + j]);
+            if (err > max_err)
+                max_err = err;
+        }
+    return max_err;
+}
+
 int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 1000;
@@ -101,16 +118,7 @@ int main(int argc, char **argv)
     size_t bad = 0;
     for (size_t i = 0; i < n * n; i++)
         bad += sum[i] != a[i] + b[i];
-    double max_err = 0;
-    for (size_t i = 0; i < n; i += (n > 64 ? n / 64 : 1))
-        for (size_t j = 0; j < n; j++) {
-            double ref = 0;
-            for (size_t k = 0; k < n; k++)
-                ref += (double)a[i * n + k] * (double)b[k * n + j];
-            double err = fabs(ref - (double)prod[i * n + j]);
-            if (err > max_err)
-                max_err = err;
-        }
+    double max_err = product_error(a, b, prod, n);
     /* fp32 error of a length-n dot product of values in [-0.5, 0.5] */
     double bound = 1e-6 * (double)n;
     printf("add     %zux%zu: first call %.1f ms (includes kernel build); %zu wrong\n", n, n,

@@ -30,6 +30,45 @@ static const char scale_source[] =
     "        v[i] *= s;\n"
     "}\n";
 
+/* Tunes the add kernel (one quick pass at a small size, as a user would with the
+ * defaults' sizes), stores the winner in a tuned file of its own and checks that a
+ * new context runs with it. 0, or 1 after saying what failed. */
+static int tune_and_read_back(clrt_context *ctx, clrt_tune_result *r)
+{
+    clrt_tune_options o;
+    clrt_tune_options_init(&o);
+    o.quick = 1;
+    o.passes = 1;
+    o.size = 100000;
+    CHECK(clrt_tune_run(ctx, "add", CLRT_FLOAT32, &o, r));
+    if (r->tried < 2 || r->wrong != 0 || !r->best[0]) {
+        fprintf(stderr, "consumer: the tuner tried %zu, %zu wrong, best '%s'\n", r->tried, r->wrong, r->best);
+        return 1;
+    }
+    /* a folder of its own: clrt keeps a tuned file only where no other user may write (docs/tuning.md) */
+    char dir[] = "/tmp/clrt-consumer-XXXXXX", path[64];
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/add.tuned", dir);
+    /* whatever won (the defaults when nothing did), stored and read back by a new context */
+    CHECK(clrt_tune_file_store(ctx, path, "add", CLRT_FLOAT32, r->best, r->summary));
+    setenv("CLRT_TUNED_FILE", path, 1);
+    clrt_context *ctx2;
+    char now[256];
+    clrt_params_origin origin;
+    CHECK(clrt_context_create(&ctx2, NULL));
+    CHECK(clrt_tune_current(ctx2, "add", CLRT_FLOAT32, now, sizeof now, &origin));
+    clrt_context_destroy(ctx2);
+    unsetenv("CLRT_TUNED_FILE");
+    unlink(path);
+    rmdir(dir);
+    if (origin != CLRT_PARAMS_TUNED || strcmp(now, r->best) != 0) {
+        fprintf(stderr, "consumer: stored '%s', a new context runs '%s' (origin %d)\n", r->best, now, (int)origin);
+        return 1;
+    }
+    return 0;
+}
+
 int main(void)
 {
 #ifdef CLRT_STATIC
@@ -106,39 +145,9 @@ int main(void)
         return 1;
     }
 
-    /* tune: one quick pass at a small size (a user would keep the defaults' sizes) */
-    clrt_tune_options o;
-    clrt_tune_options_init(&o);
-    o.quick = 1;
-    o.passes = 1;
-    o.size = 100000;
     clrt_tune_result r;
-    CHECK(clrt_tune_run(ctx, "add", CLRT_FLOAT32, &o, &r));
-    if (r.tried < 2 || r.wrong != 0 || !r.best[0]) {
-        fprintf(stderr, "consumer: the tuner tried %zu, %zu wrong, best '%s'\n", r.tried, r.wrong, r.best);
+    if (tune_and_read_back(ctx, &r) != 0)
         return 1;
-    }
-    /* a folder of its own: clrt keeps a tuned file only where no other user may write (docs/tuning.md) */
-    char dir[] = "/tmp/clrt-consumer-XXXXXX", path[64];
-    if (!mkdtemp(dir))
-        return 1;
-    snprintf(path, sizeof path, "%s/add.tuned", dir);
-    /* whatever won (the defaults when nothing did), stored and read back by a new context */
-    CHECK(clrt_tune_file_store(ctx, path, "add", CLRT_FLOAT32, r.best, r.summary));
-    setenv("CLRT_TUNED_FILE", path, 1);
-    clrt_context *ctx2;
-    char now[256];
-    clrt_params_origin origin;
-    CHECK(clrt_context_create(&ctx2, NULL));
-    CHECK(clrt_tune_current(ctx2, "add", CLRT_FLOAT32, now, sizeof now, &origin));
-    clrt_context_destroy(ctx2);
-    unsetenv("CLRT_TUNED_FILE");
-    unlink(path);
-    rmdir(dir);
-    if (origin != CLRT_PARAMS_TUNED || strcmp(now, r.best) != 0) {
-        fprintf(stderr, "consumer: stored '%s', a new context runs '%s' (origin %d)\n", r.best, now, (int)origin);
-        return 1;
-    }
 
     clrt_device_info dev;
     CHECK(clrt_context_device(ctx, &dev));
