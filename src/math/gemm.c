@@ -393,11 +393,14 @@ static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const
                    .dtype = a->dtype, .alpha = alpha, .real = a->elem};
     /* A driver that ends long loops early (llvmpipe, kernels/matmul.c) gets the product as
      * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
-     * the first, then + C. K = 0 still runs once (C = beta C). On the GPU variant the
+     * the first, then + C; so does a large product on a CPU that runs it faster in k
+     * blocks (kernels/matmul_plan.c). K = 0 still runs once (C = beta C). On the GPU variant the
      * part of a slice matmul_fast takes is a slice of its own, the rest the next one;
      * a product too small to fill the device runs as k splits side by side instead. */
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
-    const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    if (slice == 0 && !dot)
+        slice = clrt__matmul_k_block(&q->ctx->facts, &p, g.M, g.N, K);
     const size_t splits = dot ? 1 : clrt__matmul_splits(&p, &q->ctx->facts, g.M, g.N, K);
     if (splits > 1 && k->aux[CLRT__MATMUL_AUX_SUM]) {
         int done = 0;
