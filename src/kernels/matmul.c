@@ -194,6 +194,8 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
             m.dot_tm = 5;
             m.dot_nv = 5;
         }
+        /* row tiles first where that pays: a small A with a long K, and on Intel CPUs any
+         * B over a core's L2 with a long K (the rule, per CPU: kernels/matmul_plan.c) */
         m.rows_first = 1;
         m.fit_rows = 1;
         /* the transposes' kernels in one program: POCL compiles a program's kernels at

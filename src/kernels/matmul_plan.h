@@ -31,6 +31,10 @@ size_t clrt__matmul_pack_a_panels(const clrt__matmul_params *p, size_t M, size_t
  * rows_first = 1, what pays depends on the CPU's caches). */
 int clrt__matmul_rows_first(const clrt__device_facts *dev, const clrt__matmul_params *p, size_t M, size_t N,
                             size_t K, size_t elem);
+/* The k block an M x N x K product with p runs in on dev, as a sum of products of
+ * that depth (C accumulated), not counting the dot form; 0: one pass over K. */
+size_t clrt__matmul_k_block(const clrt__device_facts *dev, const clrt__matmul_params *p, size_t M, size_t N,
+                            size_t K);
 /* The rows of C per work-item fitted to M (0: keep p->tm): the fewest rows that
  * still cover M in as many row tiles as tm rows would, when that is fewer than
  * tm and (fit_rows = 1) the product is large enough to repay building that

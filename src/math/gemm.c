@@ -444,12 +444,15 @@ int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm
     const unsigned epi = g.epi;
     /* A driver that ends long loops early (llvmpipe, kernels/matmul.c) gets the product as
      * a sum over slices of k: C = alpha op(A)[:, slice] op(B)[slice, :] + beta C for
-     * the first, then + C, the epilogue with the last. K = 0 still runs once (C = beta C).
-     * On the GPU variant the part of a slice matmul_fast takes is a slice of its own, the
-     * rest the next one; a product (not a batch) too small to fill the device runs as
-     * k splits side by side instead. */
+     * the first, then + C, the epilogue with the last; so does a large product on a CPU
+     * that runs it faster in k blocks (kernels/matmul_plan.c). K = 0 still runs once
+     * (C = beta C). On the GPU variant the part of a slice matmul_fast takes is a slice of
+     * its own, the rest the next one; a product (not a batch) too small to fill the device
+     * runs as k splits side by side instead. */
     const clrt__matmul_params p = clrt__matmul_launch_params(&k->p, k->variant);
-    const size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    size_t slice = clrt__matmul_k_slice(&q->ctx->facts, &p);
+    if (slice == 0 && !dot)
+        slice = clrt__matmul_k_block(&q->ctx->facts, &p, g.M, g.N, K);
     const size_t splits = dot || g.count > 1 ? 1 : clrt__matmul_splits(&p, &q->ctx->facts, g.M, g.N, K);
     if (splits > 1 && k->aux[CLRT__MATMUL_AUX_SUM]) {
         int done = 0;

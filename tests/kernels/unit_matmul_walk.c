@@ -3,7 +3,8 @@
  * Intel CPU walks row tiles first for every product whose B is over a core's L2 and
  * whose K is long (its last-level cache feeds a core too slowly to stream B's panels
  * once per row tile), any other CPU only for a small A and a long K; rows_first = 0
- * and 2 mean never and always on every CPU, and the GPU variant never walks rows. */
+ * and 2 mean never and always on every CPU, and the GPU variant never walks rows.
+ * Also the k blocks an Intel CPU runs large products with a long K in. */
 #include "common/fake_device.h"
 #include "common/test_util.h"
 
@@ -107,12 +108,36 @@ static void explicit_walk(void **state)
     }
 }
 
+/* k blocks of 1024 on an Intel CPU for a C of at least 2^20 elements and K over 2048;
+ * one pass everywhere else (another vendor, the GPU variant) */
+static void k_blocks(void **state)
+{
+    (void)state;
+    for (size_t elem = 4; elem <= 8; elem += 4) {
+        clrt__device_facts intel, amd;
+        const clrt__matmul_params pi = cpu_defaults(&intel, "GenuineIntel", elem);
+        const clrt__matmul_params pa = cpu_defaults(&amd, "AuthenticAMD", elem);
+        assert_int_equal(clrt__matmul_k_block(&intel, &pi, 4096, 4096, 4096), 1024);
+        assert_int_equal(clrt__matmul_k_block(&intel, &pi, 1024, 1024, 2049), 1024);
+        assert_int_equal(clrt__matmul_k_block(&intel, &pi, 1024, 1024, 2048), 0);
+        assert_int_equal(clrt__matmul_k_block(&intel, &pi, 1024, 1023, 4096), 0); /* C under 2^20 */
+        assert_int_equal(clrt__matmul_k_block(&intel, &pi, 50, 500, 16384), 0);
+        assert_int_equal(clrt__matmul_k_block(&amd, &pa, 4096, 4096, 4096), 0);
+    }
+    const clrt__device_facts gpu = tu_fake_gpu(TU_GPU_INTEL);
+    clrt__pvals pv;
+    clrt__k_matmul.defaults(&gpu, 4, &pv);
+    const clrt__matmul_params p = clrt__mm(&pv);
+    assert_int_equal(clrt__matmul_k_block(&gpu, &p, 4096, 4096, 4096), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shipped_walk),
         cmocka_unit_test(shipped_walk_f64),
         cmocka_unit_test(explicit_walk),
+        cmocka_unit_test(k_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
