@@ -250,7 +250,7 @@ _STILL_SECONDS = _env_seconds("CLRT_TOOLS_STILL_S", 5.0)
 # $CLRT_LOG on (the library's reading: 1, on, yes, true in any case): every build's line
 # too, as the library prints it without this callback
 _LOG_LINES = os.environ.get("CLRT_LOG", "").lower() in ("1", "on", "yes", "true")
-_notice = {"said": False, "first": 0.0, "last": 0.0, "more": 0}
+_notice = {"said": False, "last": 0.0, "programs": 0, "pending": 0, "pending_s": 0.0, "names": []}
 _notice_lock = threading.Lock()  # builds may be reported from several threads
 
 
@@ -259,15 +259,69 @@ def _say(text):
     sys.stderr.flush()
 
 
+def _build_name(ev):
+    """'matmul float32', as the C tools name a build"""
+    kernel = ev.kernel.decode(errors="replace") if ev.kernel else ""
+    dtype = ev.dtype.decode(errors="replace") if ev.dtype else ""
+    return f"{kernel} {dtype}" if dtype else kernel
+
+
 def _notice_of(ev):
     where = ev.cache_dir.decode(errors="replace") if ev.cache_dir else ""
     why_not = ev.uncached.decode(errors="replace") if ev.uncached else ""
     device = ev.device.decode(errors="replace")
+    took = f"{_build_name(ev)} took {ev.seconds:.2f} s"
     if where:
-        return f"clrt: compiling kernels for {device} (first run only; cached in {where})"
+        return f"clrt: compiling kernels for {device} (first run only; cached in {where}): {took}"
     if why_not:
-        return f"clrt: compiling kernels for {device} (not cached: {why_not})"
-    return f"clrt: compiling kernels for {device} (first run only)"
+        return f"clrt: compiling kernels for {device} (not cached: {why_not}): {took}"
+    return f"clrt: compiling kernels for {device} (first run only): {took}"
+
+
+def _stored_since(folder, seconds):
+    """Whether a build that just ended after `seconds` stored anything new in folder (a
+    folder or a non-empty file made or changed since it began: POCL's cache adds one for
+    a program it compiles, nothing for one it serves); None when folder cannot be read."""
+    since = time.time() - seconds - 0.05
+    try:
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.startswith("."):
+                    continue
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                if (e.is_dir() or st.st_size > 0) and st.st_mtime >= since:
+                    return True
+    except OSError:
+        return None
+    return False
+
+
+def _say_pending(now):
+    """the compiles since the last line, said and forgotten (under the lock)"""
+    n = _notice["pending"]
+    if not n:
+        return
+    names = ", ".join(_notice["names"])
+    _say(f"clrt: compiled {n} more program{'' if n == 1 else 's'} in {_notice['pending_s']:.1f} s "
+         f"({names}); {_notice['programs']} so far")
+    _notice.update(pending=0, pending_s=0.0, names=[], last=now)
+
+
+def _count_compile(ev, now):
+    """one more compile after the notice (under the lock)"""
+    _notice["programs"] += 1
+    _notice["pending"] += 1
+    _notice["pending_s"] += ev.seconds
+    names = _notice["names"]
+    if len(", ".join(names + [_build_name(ev)])) < 150:
+        names.append(_build_name(ev))
+    elif not names or names[-1] != "...":
+        names.append("...")
+    if now - _notice["last"] >= _STILL_SECONDS:
+        _say_pending(now)
 
 
 def _on_build(event, line, user):
@@ -276,16 +330,15 @@ def _on_build(event, line, user):
         _say(line.decode(errors="replace"))
     if ev.source != 1:
         return
+    # served by the cache it names, however long it took (a loaded machine)
+    if ev.cache_dir and _stored_since(ev.cache_dir.decode(errors="replace"), ev.seconds) is False:
+        return
     with _notice_lock:
         now = time.monotonic()
         if _notice["said"]:
-            _notice["more"] += 1
-            if now - _notice["last"] >= _STILL_SECONDS:
-                _notice["last"] = now
-                _say(f"clrt: still compiling kernels: {_notice['more']} more programs in "
-                     f"{now - _notice['first']:.0f} s")
+            _count_compile(ev, now)
         elif ev.seconds >= _COMPILE_SECONDS:
-            _notice.update(said=True, first=now, last=now)
+            _notice.update(said=True, last=now, programs=1)
             _say(_notice_of(ev))
 
 
