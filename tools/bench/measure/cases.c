@@ -80,7 +80,7 @@ static int open_default(bench_session *s, int op, int dbl)
 {
     if (bench_session_default(s) != CLRT_OK)
         return 0;
-    char def[256];
+    char def[320];
     bench_params_default(s->ctx_def, op, dbl, def, sizeof def);
     return bench_resolve(s->ctx_def, op, dbl, def) == CLRT_OK;
 }

@@ -45,8 +45,8 @@ typedef struct bench_case {
     int ta, tb;        /* matmul: op(A), op(B) transposed (clrt_gemm) */
     double first_s;    /* first call on a fresh context (compile + first run); < 0: not measured */
     int tuned;         /* clrt ran with tuned parameters */
-    char params[160];  /* the parameters clrt ran with */
-    char params_default[160];
+    char params[320];  /* the parameters clrt ran with (a full tuned line is ~170 characters) */
+    char params_default[320];
     bench_result r[IMPL_KINDS];
     double ratio[IMPL_KINDS]; /* clrt's speed over each: median of the rounds' time ratios (copy: of
                                * clrt's GB/s over copy's GB/s); 0: none */
@@ -166,7 +166,7 @@ typedef struct bench_tuned_line {
     size_t wrong;              /* ... of them for a wrong result: a kernel bug */
     char rejected_why[BENCH_TUNE_WHY][256]; /* "params: why", every wrong result among them */
     size_t kept_why;           /* how many of rejected_why are filled */
-    char params_default[160], params_tuned[160];
+    char params_default[320], params_tuned[320];
     char path[512];
     char note[400];
 } bench_tuned_line;

@@ -57,8 +57,8 @@ static int tune_one(bench_session *s, const bench_opts *o, int op, int dbl, cons
     line->kept_why = r.nreasons < BENCH_TUNE_WHY ? r.nreasons : BENCH_TUNE_WHY;
     for (size_t i = 0; i < line->kept_why; i++)
         snprintf(line->rejected_why[i], sizeof line->rejected_why[i], "%s", r.reasons[i]);
-    snprintf(line->params_default, sizeof line->params_default, "%.159s", r.defaults);
-    snprintf(line->params_tuned, sizeof line->params_tuned, "%.159s", r.improved ? r.best : r.defaults);
+    snprintf(line->params_default, sizeof line->params_default, "%.319s", r.defaults);
+    snprintf(line->params_tuned, sizeof line->params_tuned, "%.319s", r.improved ? r.best : r.defaults);
     if (st != CLRT_OK) {
         snprintf(line->note, sizeof line->note, "%s", r.note[0] ? r.note : clrt_error_message());
         return 0;
