@@ -68,7 +68,21 @@ void clrt_copy_run(__global const REAL *src, __global REAL *dst, const ulong n)
  * the bias, store, and apply the activation to what they stored: Oclgrind 21.10
  * computed the two together wrong (the bias lost, or the last column of C given
  * another value), inlined as a macro and as one function alike, where POCL and
- * rusticl got them right. */
+ * rusticl got them right. The activations are compiled only into the products
+ * built for them (MM_ACT: their tanh and exp, inlined at every store, made each
+ * matmul program about a quarter slower to build on POCL). */
+REAL clrt_bias(const REAL v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
+               const uint ld)
+{
+    return v + (mode == 1u ? bias[j] : bias[i * ld]);
+}
+REALV clrt_bias_v(const REALV v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
+                  const uint ld)
+{
+    return v + (mode == 1u ? VLOAD(0, bias + j) : (REALV)(bias[i * ld]));
+}
+
+#if defined(MM_ACT) && MM_ACT /* a product built for activations (src/kernels/matmul.c) */
 REAL clrt_act(const REAL v, const uint act)
 {
     switch (act) {
@@ -100,17 +114,7 @@ REALV clrt_act_v(const REALV v, const uint act)
         return v;
     }
 }
-REAL clrt_bias(const REAL v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
-               const uint ld)
-{
-    return v + (mode == 1u ? bias[j] : bias[i * ld]);
-}
-REALV clrt_bias_v(const REALV v, const uint mode, const __global REAL *bias, const size_t i, const size_t j,
-                  const uint ld)
-{
-    return v + (mode == 1u ? VLOAD(0, bias + j) : (REALV)(bias[i * ld]));
-}
-
+#endif
 #endif
 
 /* ---- end of the prelude */

@@ -12,6 +12,8 @@
  *             variant, not a tuning value
  *   NARROW    1: the tile is NARROW_TM x NARROW_TN (for C thinner than TN: the
  *             launch variant, not tuned)
+ *   MM_ACT    1: the epilogue's activations are compiled in (the launch variant of a
+ *             product with one; without, epi's activation must be 0)
  *   FIT_TM    > 0: the tile has FIT_TM rows instead (C with few rows: the launch
  *             variant, src/kernels/matmul_plan.c clrt__matmul_fit_rows)
  *   DOT_TM, DOT_NV  > 0: matmul_dot's tile, rows x columns of C (0: TM x NV); with
@@ -65,6 +67,9 @@
 #endif
 #ifndef NARROW
 #define NARROW 0
+#endif
+#ifndef MM_ACT
+#define MM_ACT 0 /* 1: the epilogue's activations compiled in (cl/common.cl) */
 #endif
 #if NARROW
 /* C thinner than TN columns: the launch variant's own tile, NARROW_TM x NARROW_TN
@@ -280,8 +285,10 @@ void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alph
                 if (CLRT_EPI_BIAS(epi))
                     v = clrt_bias_v(v, CLRT_EPI_BIAS(epi), bias, rr, cj, bias_ld);
                 VSTORE(v, 0, Cr + cj);
+#if MM_ACT
                 if (CLRT_EPI_ACT(epi)) /* on what was stored (cl/common.cl says why) */
                     VSTORE(clrt_act_v(VLOAD(0, Cr + cj), CLRT_EPI_ACT(epi)), 0, Cr + cj);
+#endif
             } else {
 #pragma unroll 1
                 for (int q = 0; q < VW; ++q)
@@ -292,8 +299,10 @@ void MM_KERNEL(matmul)(const uint M, const uint N, const uint K, const REAL alph
                         if (CLRT_EPI_BIAS(epi))
                             v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cj + q, bias_ld);
                         Cr[cj + q] = v;
+#if MM_ACT
                         if (CLRT_EPI_ACT(epi))
                             Cr[cj + q] = clrt_act(Cr[cj + q], CLRT_EPI_ACT(epi));
+#endif
                     }
             }
         }
@@ -504,8 +513,10 @@ void MM_KERNEL(matmul_dot)(const uint M, const uint N, const uint K, const REAL 
             if (CLRT_EPI_BIAS(epi))
                 v = clrt_bias(v, CLRT_EPI_BIAS(epi), bias, rr, cc, bias_ld);
             C[rr * ldc + cc] = v;
+#if MM_ACT
             if (CLRT_EPI_ACT(epi))
                 C[rr * ldc + cc] = clrt_act(C[rr * ldc + cc], CLRT_EPI_ACT(epi));
+#endif
         }
     }
 }

@@ -9,6 +9,8 @@
  *   TK        local tile depth along k
  *   WGX, WGY  work-group shape; dim 0 runs over columns, dim 1 over rows
  *   TA, TB    1: op(A) = A^T, op(B) = B^T (the launch variant, not a tuning value)
+ *   MM_ACT    1: the epilogue's activations compiled in (the launch variant of a
+ *             product with one)
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY), splits},
  * local = {WGX, WGY, 1}. The last argument, the register-tile variant's bpacked (so
  * that the host launches both alike), is here ksplit: with ksplit != 0 the product is
@@ -68,6 +70,9 @@
 #endif
 #ifndef TB
 #define TB 0
+#endif
+#ifndef MM_ACT
+#define MM_ACT 0 /* 1: the epilogue's activations compiled in (cl/common.cl) */
 #endif
 
 #define NV (TN / VW) /* vectors per row of the work-item's tile */
@@ -256,8 +261,8 @@ __attribute__((always_inline)) void tile_fma(REALV acc[TM][NV], const __local RE
         if (CLRT_EPI_BIAS(epi))                                                   \
             v_ = clrt_bias_v(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);    \
         VSTORE(v_, 0, (p));                                                       \
-        if (CLRT_EPI_ACT(epi))                                                    \
-            VSTORE(clrt_act_v(VLOAD(0, (p)), CLRT_EPI_ACT(epi)), 0, (p));         \
+        if (MM_ACT && CLRT_EPI_ACT(epi))                                          \
+            VSTORE(ACT_V(VLOAD(0, (p)), CLRT_EPI_ACT(epi)), 0, (p));              \
     } while (0)
 #define STORE_S(v, p, i, j)                                                       \
     do {                                                                          \
@@ -265,9 +270,17 @@ __attribute__((always_inline)) void tile_fma(REALV acc[TM][NV], const __local RE
         if (CLRT_EPI_BIAS(epi))                                                   \
             v_ = clrt_bias(v_, CLRT_EPI_BIAS(epi), bias, (i), (j), bias_ld);      \
         *(p) = v_;                                                                \
-        if (CLRT_EPI_ACT(epi))                                                    \
-            *(p) = clrt_act(*(p), CLRT_EPI_ACT(epi));                             \
+        if (MM_ACT && CLRT_EPI_ACT(epi))                                          \
+            *(p) = ACT_S(*(p), CLRT_EPI_ACT(epi));                                \
     } while (0)
+/* the activations where the program has them (MM_ACT), else never reached */
+#if MM_ACT
+#define ACT_V(v, a) clrt_act_v((v), (a))
+#define ACT_S(v, a) clrt_act((v), (a))
+#else
+#define ACT_V(v, a) (v)
+#define ACT_S(v, a) (v)
+#endif
 
 /* C = act(alpha acc + beta C + bias) for the work-item's TM x TN block (beta == 0: C only
  * written), its rows and columns past M and N left out. */

@@ -383,8 +383,8 @@ static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t
     if (!merged(&p)) /* merged: every pair is in the text (cmake/EmbedCL.cmake defines them) */
         n = snprintf(buf, cap, "-DTA=%d -DTB=%d ", !!(variant & CLRT__MATMUL_TA), !!(variant & CLRT__MATMUL_TB));
     if (n >= 0 && (size_t)n < cap)
-        n += snprintf(buf + n, cap - (size_t)n, "-DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u", narrow,
-                      tm, tn, fitted_rows(&p, variant));
+        n += snprintf(buf + n, cap - (size_t)n, "-DNARROW=%d -DNARROW_TM=%u -DNARROW_TN=%u -DFIT_TM=%u%s", narrow,
+                      tm, tn, fitted_rows(&p, variant), variant & CLRT__MATMUL_ACT ? " -DMM_ACT=1" : "");
     if (n > 0 && (size_t)n < cap && p.use_local && p.maxreg)
         n += snprintf(buf + n, cap - (size_t)n, " -cl-nv-maxrregcount=%u", p.maxreg);
     return n > 0 && (size_t)n < cap ? 0 : -1;

@@ -18,10 +18,13 @@ extern const clrt__kernel_def clrt__k_matmul;
 
 /* Launch variants (build options, bits of the kernel cache's variant): op(A) =
  * A^T, op(B) = B^T, and (CPU variant) C thinner than tn, built with a tile of
- * its own (one vector of columns, twice the rows). Above them, from bit
+ * its own (one vector of columns, twice the rows); CLRT__MATMUL_ACT: built with the
+ * epilogue's activations (clrt_gemm_ex with one: cl/common.cl), which a product
+ * without one does not compile. Above them, from bit
  * CLRT__MATMUL_ROWS_SHIFT, the rows of the tile fitted to a C with few rows
  * (clrt__matmul_fit_rows, kernels/matmul_plan.h; 0: the tile's own). */
-enum { CLRT__MATMUL_TA = 1, CLRT__MATMUL_TB = 2, CLRT__MATMUL_NARROW = 4, CLRT__MATMUL_ROWS_SHIFT = 8 };
+enum { CLRT__MATMUL_TA = 1, CLRT__MATMUL_TB = 2, CLRT__MATMUL_NARROW = 4, CLRT__MATMUL_ACT = 16,
+       CLRT__MATMUL_ROWS_SHIFT = 8 };
 /* The parameters a kernel built with pv for variant launches with (narrow: its
  * tile; fitted rows: its tm). */
 clrt__matmul_params clrt__matmul_launch_params(const clrt__pvals *pv, int variant);

@@ -414,6 +414,7 @@ static int pick_variant(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_
     clrt__matmul_params tile = clrt__matmul_launch_params(&pv, variant);
     if (*dot && p0.dot_tm) /* the dot form's own tile is the one fitted */
         tile.tm = p0.dot_tm;
+    variant |= op->act ? CLRT__MATMUL_ACT : 0; /* a program of its own: the activations compiled in */
     return variant | (int)(clrt__matmul_fit_rows(&tile, op->M, op->N, op->K) << CLRT__MATMUL_ROWS_SHIFT);
 }
 

@@ -160,6 +160,38 @@ static void gemm(warm *w, clrt_dtype t)
     products(w, t, 1000, 1000, 1);
 }
 
+/* clrt_gemm_ex with an activation (a program of its own: the activations compiled
+ * in) for a layer's forward product, x w^T + b, at the two sizes whose variants
+ * differ (packed panels; C thinner than a tile); and clrt_convert between float32
+ * and the 16-bit dtypes, each way (a program per pair). */
+static void epilogues_and_conversions(warm *w, clrt_dtype t)
+{
+    static const size_t shapes[2][3] = {{256, 256, 256}, {64, 10, 500}};
+    for (int i = 0; i < 2; i++) {
+        const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        clrt_buffer *b[4] = {matrix(w, t, m, k, 0.5), matrix(w, t, n, k, 0.5), matrix(w, t, m, n, 0),
+                             matrix(w, t, 1, n, 0.5)};
+        const clrt_epilogue ep = {b[3], CLRT_ACT_RELU};
+        STEP(w, clrt_gemm_ex(w->q, CLRT_NO_TRANS, CLRT_TRANS, 1.0, b[0], b[1], 0.0, b[2], &ep),
+             "gemm_ex relu %s NT %zux%zux%zu", dtype_word(t), m, n, k);
+        release(b, 4);
+    }
+    if (t != CLRT_FLOAT32)
+        return;
+    static const clrt_dtype halves[2] = {CLRT_FLOAT16, CLRT_BFLOAT16};
+    static const char *const names[2] = {"float16", "bfloat16"};
+    for (int i = 0; i < 2; i++) {
+        /* the 16-bit buffer filled by the first conversion (clrt_fill does not take it) */
+        clrt_buffer *b[2] = {matrix(w, t, 8, 8, 0.5), NULL};
+        const int st = w->counting ? CLRT_OK : clrt_buffer_create(&b[1], w->ctx, halves[i], 8, 8);
+        if (st != CLRT_OK && w->status == CLRT_OK)
+            w->status = st;
+        STEP(w, clrt_convert(w->q, b[1], b[0]), "convert float32 to %s", names[i]);
+        STEP(w, clrt_convert(w->q, b[0], b[1]), "convert %s to float32", names[i]);
+        release(b, 2);
+    }
+}
+
 /* Every reduction over every axis, the argmax of rows, and the transpose. */
 static void reductions(warm *w, clrt_dtype t)
 {
@@ -242,6 +274,7 @@ static void plan(warm *w, int fp64)
     for (int i = 0; i < (fp64 ? 2 : 1); i++) {
         elementwise(w, types[i]);
         gemm(w, types[i]);
+        epilogues_and_conversions(w, types[i]);
         reductions(w, types[i]);
         network(w, types[i]);
     }

@@ -209,6 +209,31 @@ static void gemm_ex_plain(void **state)
     TU_DESTROY_BUFFERS(da, db, dc);
 }
 
+/* The programs an epilogue builds, on a fresh context: a bias alone runs in the
+ * product's own program (the bias is arguments), an activation in one more (the
+ * activations compiled in, MM_ACT), used for every activation after it. */
+static void gemm_ex_programs(void **state)
+{
+    (void)state;
+    clrt_queue *q;
+    clrt_context *ctx = tu_fresh_context(&q);
+    const long before = clrt__debug_live(CLRT__LIVE_PROGRAM);
+    check_ex(ctx, q, CLRT_FLOAT32, 0, 1, 9, 7, 5, 1.0, 0.0, 0, CLRT_ACT_NONE, 0);
+    const long plain = clrt__debug_live(CLRT__LIVE_PROGRAM) - before;
+    assert_true(plain >= 1);
+    check_ex(ctx, q, CLRT_FLOAT32, 0, 1, 9, 7, 5, 1.0, 0.0, 1, CLRT_ACT_NONE, 0);
+    check_ex(ctx, q, CLRT_FLOAT32, 0, 1, 9, 7, 5, 1.0, 0.5, 2, CLRT_ACT_NONE, 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM) - before, plain);
+    check_ex(ctx, q, CLRT_FLOAT32, 0, 1, 9, 7, 5, 1.0, 0.0, 1, CLRT_ACT_RELU, 0);
+    const long with_act = clrt__debug_live(CLRT__LIVE_PROGRAM) - before;
+    assert_true(with_act > plain);
+    for (int act = CLRT_ACT_GELU; act <= CLRT_ACT_TANH; act++)
+        check_ex(ctx, q, CLRT_FLOAT32, 0, 1, 9, 7, 5, 1.0, 0.0, 0, (clrt_activation)act, 0);
+    assert_int_equal(clrt__debug_live(CLRT__LIVE_PROGRAM) - before, with_act);
+    clrt_queue_destroy(q);
+    clrt_context_destroy(ctx);
+}
+
 /* c as it was: a refused call wrote nothing. */
 static void assert_c_unchanged(clrt_queue *q, const clrt_buffer *c, const float *was, size_t n)
 {
@@ -301,7 +326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         TU_FIXTURE_TEST(gemm_ex_epilogues), TU_FIXTURE_TEST(gemm_ex_every_path), TU_FIXTURE_TEST(gemm_ex_long_k),
-        TU_FIXTURE_TEST(gemm_ex_plain),     TU_FIXTURE_TEST(gemm_ex_refusals),
+        TU_FIXTURE_TEST(gemm_ex_plain),     TU_FIXTURE_TEST(gemm_ex_programs), TU_FIXTURE_TEST(gemm_ex_refusals),
     };
     return TU_RUN_FIXTURE_SUITE(tests);
 }

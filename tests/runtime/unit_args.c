@@ -131,7 +131,9 @@ static void sizes_and_dtypes(void **state)
     assert_int_equal(clrt__dtype_size(CLRT_FLOAT64), 8);
     assert_int_equal(clrt__dtype_size(0), 0);
     assert_int_equal(clrt__dtype_size(CLRT_INT32), 4);
-    assert_int_equal(clrt__dtype_size(4), 0);
+    assert_int_equal(clrt__dtype_size(CLRT_FLOAT16), 2);
+    assert_int_equal(clrt__dtype_size(CLRT_BFLOAT16), 2);
+    assert_int_equal(clrt__dtype_size(6), 0);
     assert_int_equal(clrt__dtype_size(-1), 0);
     assert_int_equal(clrt__matrix_bytes(3, 5, 4, &bytes), 0);
     assert_int_equal(bytes, 60);
