@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
-#include "kernels/convert.h"
+#include "kernels/kernel_convert.h"
 #include "kernels/table.h"
 #include "math/convert.h"
 #include "runtime/args.h"

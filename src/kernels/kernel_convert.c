@@ -1,5 +1,5 @@
-/* clrt_convert's kernel (see kernels/convert.h). */
-#include "kernels/convert.h"
+/* clrt_convert's kernel (see kernels/kernel_convert.h). */
+#include "kernels/kernel_convert.h"
 
 #include <stdio.h>
 
