@@ -542,7 +542,9 @@ static void gemm_fitted_rows(void **state)
 
 /* The parameters a real GPU gets, exactly as shipped, for each vendor class
  * (NVIDIA and AMD: 128 x 128 fp32 tiles per 16 x 16 group in local memory, 64 x 64
- * for fp64; Intel and others: 64 x 64), forced on this device through the tuning
+ * for fp64; Intel's Data Center GPU Max: 64 x 128 fp32 and 64 x 64 fp64, built at
+ * SIMD16 (sg); Arc and Iris Xe take AMD's fp32 tiles and have no fp64; others:
+ * 64 x 64), forced on this device through the tuning
  * API: no CPU driver or emulator would pick them, so without this they would first
  * run on a user's GPU. Each must be accepted here and run unchanged (no shrinking),
  * correct on shapes that cross tile edges, every transpose, in both kernels of the
