@@ -19,9 +19,10 @@
 #   8. what the compiler made of each built-in kernel (clrt-info --kernels:
 #      registers and spills through -cl-nv-verbose)
 # After step 3, the offline view of the same GEMM beside its measured GFLOP/s: clrt-isa
-# (tools/isa/, docs/gpu-isa.md) for the device's target (from its name), run here where
-# the compilers are installed, else the figures --fetch computed into .gpu/isa.jsonl (the
-# GPU machine has no network); so the first run on a GPU says whether the offline view held.
+# (tools/isa/, docs/gpu-isa.md) for the device's target (from its name): the figures
+# --fetch computed into .gpu/isa.jsonl (the GPU machine has no network), else clrt-isa
+# run here where its compilers are; so the first run on a GPU says whether the offline
+# view held.
 # PyTorch is used where python3 has it with CUDA (nothing is installed); without it
 # those comparisons say so. The real run stops starting steps after 450 s
 # (GPU_CHECK_BUDGET) so that it ends within 8 minutes with its build.
@@ -255,10 +256,12 @@ print(t(sys.argv[2]) or "")' "$root/tools/isa" "$name")
     ((dry)) && [ -z "$target" ] && target=sm_90
     [ -n "$target" ] || { echo "no clrt-isa target for the device '$name': no offline figures"; return 0; }
     echo "device '$name': clrt-isa target $target"
-    python3 "$root/tools/isa/clrt-isa" --clrt "$b" --kernels matmul -t "$target" --json --optional >"$isa" || return 1
-    if [ ! -s "$isa" ] && [ -s "$root/.gpu/isa.jsonl" ]; then
-        echo "the compilers are not installed here: the figures .ci/gpu-check.sh --fetch computed (.gpu/isa.jsonl)"
+    if [ -s "$root/.gpu/isa.jsonl" ]; then
+        echo "the figures .ci/gpu-check.sh --fetch computed for this checkout (.gpu/isa.jsonl)"
         cp "$root/.gpu/isa.jsonl" "$isa"
+    else
+        python3 "$root/tools/isa/clrt-isa" --clrt "$b" --kernels matmul -t "$target" --json --optional >"$isa" ||
+            return 1
     fi
     [ -s "$isa" ] || { echo "no offline figures (the compilers: tools/isa/setup.sh; or --fetch where they are)"; return 0; }
     offline_vs_measured "$isa" "$out/bench.json" "$target"
