@@ -16,7 +16,7 @@
 # (compilers at once, default nproc). Without --gate, missing compilers are said and
 # skipped (exit 0): the table is optional there.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build=${BUILD:-build}
 jobs=${JOBS:-$(nproc)}
 isa=tools/isa/clrt-isa
