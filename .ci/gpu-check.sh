@@ -18,6 +18,11 @@
 #   7. a sweep of odd shapes at the shipped defaults, every result checked
 #   8. what the compiler made of each built-in kernel (clrt-info --kernels:
 #      registers and spills through -cl-nv-verbose)
+# After step 3, the offline view of the same GEMM beside its measured GFLOP/s: clrt-isa
+# (tools/isa/, docs/gpu-isa.md) for the device's target (from its name): the figures
+# --fetch computed into .gpu/isa.jsonl (the GPU machine has no network), else clrt-isa
+# run here where its compilers are; so the first run on a GPU says whether the offline
+# view held.
 # PyTorch is used where python3 has it with CUDA (nothing is installed); without it
 # those comparisons say so. The real run stops starting steps after 450 s
 # (GPU_CHECK_BUDGET) so that it ends within 8 minutes with its build.
@@ -30,7 +35,9 @@
 #
 # Usage:
 #   .ci/gpu-check.sh --fetch                     download the packages into .gpu/debs,
-#                                                copy Fashion-MNIST into .gpu/fmnist
+#                                                copy Fashion-MNIST into .gpu/fmnist, and
+#                                                the GEMM's offline figures into .gpu/isa.jsonl
+#                                                (where clrt-isa's compilers are installed)
 #   .ci/gpu-check.sh [--out DIR]                 the check, on the NVIDIA GPU
 #   .ci/gpu-check.sh --dry-run [--out DIR]       the same steps on POCL, smaller, to
 #                                                rehearse it (CI runs this)
@@ -61,6 +68,9 @@ if ((fetch)); then
     fm=/usr/share/datasets/fashion-mnist
     [ -d "$fm" ] || { echo "gpu-check: $fm missing (apt-get install dataset-fashion-mnist)" >&2; exit 1; }
     mkdir -p "$root/.gpu/fmnist" && cp "$fm"/*-ubyte.gz "$root/.gpu/fmnist/" || exit 1
+    # the GEMM's offline figures on every target (none without the compilers: said, not fatal)
+    "$root/.ci/gpu-isa.sh" --json --kernels matmul >"$root/.gpu/isa.jsonl" &&
+        echo "offline figures: $(wc -l <"$root/.gpu/isa.jsonl") in .gpu/isa.jsonl"
     exit 0
 fi
 
@@ -212,6 +222,52 @@ bench() {
 }
 export -f bench compare_gemm
 step "sgemm, dgemm against torch.matmul" 120 "$out/bench.txt" bench
+
+# ---- 3b. the offline view of that GEMM (clrt-isa) beside what it measured
+offline_vs_measured() { # offline_vs_measured ISA.jsonl BENCH.json TARGET
+    python3 - "$@" <<'EOF'
+import json, sys
+isa = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+r = json.load(open(sys.argv[2]))
+target = sys.argv[3]
+print(f"| {target}, offline | registers | spill B | occupancy | loop FMA share | bound | measured |")
+print("|---|--:|--:|--:|--:|--:|--:|")
+for dt in ("f32", "f64"):
+    rows = [x for x in isa if x.get("target") == target and x.get("entry") == "matmul_fast" and x.get("dtype") == dt
+            and x.get("variant") == "NN" and "error" not in x]
+    runs = [c for c in r["results"] if c["op"] == "matmul" and c["dtype"] == dt and c["m"] == c["n"] == c["k"]
+            and not c["impl"]["clrt"]["failed"]]
+    if not rows or not runs:
+        continue
+    x, c = rows[0], max(runs, key=lambda c: c["n"])
+    loop, occ = x.get("loop") or {}, x["occupancy"]
+    gf = 2 * c["n"] ** 3 / c["impl"]["clrt"]["median_s"] / 1e9
+    fmt = lambda v: "-" if v is None else f"{v:.2f}"
+    print(f"| matmul_fast {dt} | {x['registers']} | {x['spill_bytes']} | {occ['value']} {occ['what']} | "
+          f"{fmt(loop.get('fma_share'))} | {fmt(loop.get('bound'))} | {gf:.0f} GFLOP/s at {c['n']} |")
+EOF
+}
+offline() {
+    local name target isa=$work/isa.jsonl
+    name=$("$b/tools/clrt-info" --default | sed -n 's/^default device: [0-9]* \[[0-9:]*\] \(.*\) (.*)$/\1/p')
+    target=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from clrt_isa.targets import target_for_device as t
+print(t(sys.argv[2]) or "")' "$root/tools/isa" "$name")
+    # the dry run (POCL, a CPU): the H200's target, to rehearse the step
+    ((dry)) && [ -z "$target" ] && target=sm_90
+    [ -n "$target" ] || { echo "no clrt-isa target for the device '$name': no offline figures"; return 0; }
+    echo "device '$name': clrt-isa target $target"
+    if [ -s "$root/.gpu/isa.jsonl" ]; then
+        echo "the figures .ci/gpu-check.sh --fetch computed for this checkout (.gpu/isa.jsonl)"
+        cp "$root/.gpu/isa.jsonl" "$isa"
+    else
+        python3 "$root/tools/isa/clrt-isa" --clrt "$b" --kernels matmul -t "$target" --json --optional >"$isa" ||
+            return 1
+    fi
+    [ -s "$isa" ] || { echo "no offline figures (the compilers: tools/isa/setup.sh; or --fetch where they are)"; return 0; }
+    offline_vs_measured "$isa" "$out/bench.json" "$target"
+}
+export -f offline offline_vs_measured
+step "offline view (clrt-isa) vs measured" 120 "$out/bench.txt" offline
 
 # ---- 4. training images/s, PyTorch on the same GPU side by side where it is there
 train() {

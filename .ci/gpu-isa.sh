@@ -1,52 +1,63 @@
 #!/bin/bash
-# What NVIDIA's and AMD's compilers make of clrt's GEMM and CNN kernels, without a
-# GPU: registers, spills, occupancy and the main loop's FMA share (the bound it puts
-# on the fraction of peak), for sm_90, sm_80, gfx90a and gfx1100, of each vendor's
-# shipped defaults, every transpose and dtype, exactly as clrt builds them. The
-# builds come from the library itself (tests/kernels/gpu_kernel_options.c: its
-# defaults, build options, entries and embedded sources), the offline compilers
-# from the gpu-isa tool (../shared/tools/gpu-isa; its README has the one-time
-# install: Debian's clang-15/libclc-15/clang-19 and NVIDIA's ptxas/nvdisasm wheels).
+# What NVIDIA's, AMD's and Intel's compilers make of clrt's GEMM and CNN kernels, without a
+# GPU: clrt-isa (tools/isa/) over the library's own builds of them for each vendor class
+# (tests/kernels/gpu_kernel_options.c: its defaults, build options, entries and embedded
+# sources), on the nine targets (docs/gpu-isa.md).
 #
 # Usage:
-#   .ci/gpu-isa.sh [--json] [--check] [--kernels matmul,nn_im2col] [--targets sm_90,gfx90a]
-#     --json    one JSON object per line (target, kernel, entry, variant, dtype,
-#               registers, spill_bytes, warps_per_sm (waves per SIMD on AMD),
-#               fma_share, bound, ...) instead of the Markdown table
-#     --check   exit 1 where a shipped GEMM misses its goals (FMA share, warps, spills)
-# Environment: GPU_ISA (the gpu-isa script), BUILD (the build folder, default build;
-# configured when missing), JOBS (parallel gpu-isa runs, default nproc).
-# Where the tool or its packages are missing it says so and exits 0 (CI installs
-# neither, and does not run this: the whole table takes minutes).
+#   .ci/gpu-isa.sh [clrt-isa options]   the table (--json, --check, --kernels matmul,
+#                                       -t pvc, ...: tools/isa/clrt-isa --help)
+#   .ci/gpu-isa.sh --gate               CI's step: install the compilers (tools/isa/setup.sh),
+#                                       fail where a shipped kernel misses its goals on any
+#                                       target, and where docs/gpu-isa.md's figures differ
+#                                       from the run's (same compiler versions)
+#   .ci/gpu-isa.sh --doc                regenerate docs/gpu-isa.md's figures
+# Environment: BUILD (the build folder, default build; configured when missing), JOBS
+# (compilers at once, default nproc). Without --gate, missing compilers are said and
+# skipped (exit 0): the table is optional there.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
-tool=${GPU_ISA:-$root/../shared/tools/gpu-isa/gpu-isa}
+cd "$(dirname "$0")/.." || exit 1
 build=${BUILD:-build}
+jobs=${JOBS:-$(nproc)}
+isa=tools/isa/clrt-isa
 
-skip() {
-    echo "gpu-isa.sh: skipped: $*"
-    exit 0
-}
-[ -f "$tool" ] || skip "the gpu-isa tool is not at $tool (set GPU_ISA to its gpu-isa script)"
-command -v python3 >/dev/null || skip "python3 is not installed"
+mode=table
+case ${1:-} in
+--gate) mode=gate; shift ;;
+--doc) mode=doc; shift ;;
+esac
 
-# the toolchain, probed on a one-line kernel per vendor: gpu-isa names what is missing
-probe=$(mktemp -d)
-trap 'rm -rf "$probe"' EXIT
-printf '__kernel void probe(__global float *x) { x[0] = fma(x[1], x[2], x[3]); }\n' >"$probe/p.cl"
-for t in sm_90 gfx90a; do
-    if ! out=$(python3 "$tool" "$probe/p.cl" --no-prelude -k probe -t "$t" 2>&1); then
-        skip "gpu-isa cannot compile for $t: $(grep -m1 'error' <<<"$out" | cut -c1-400)"
-    fi
-done
+if [ "$mode" = gate ]; then
+    t0=$(date +%s)
+    sh tools/isa/setup.sh || { echo "gpu-isa.sh: installing the compilers failed"; exit 1; }
+    echo "== the offline compilers installed in $(($(date +%s) - t0)) s"
+fi
 
-# the builds, from the library's own rules
 if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S . -B "$build" >/dev/null || { echo "gpu-isa.sh: cmake failed"; exit 1; }
 fi
-cmake --build "$build" --target gpu_kernel_options >/dev/null || { echo "gpu-isa.sh: building gpu_kernel_options failed"; exit 1; }
-options=$(find "$build" -name gpu_kernel_options -type f -perm -u+x | head -n 1)
-[ -n "$options" ] || { echo "gpu-isa.sh: gpu_kernel_options not found under $build"; exit 1; }
+cmake --build "$build" --target gpu_kernel_options >/dev/null || {
+    echo "gpu-isa.sh: building gpu_kernel_options failed"
+    exit 1
+}
 
-exec python3 "$root/.ci/gpu_isa_table.py" --gpu-isa "$tool" --options "$options" --jobs "${JOBS:-$(nproc)}" "$@"
+case $mode in
+table)
+    exec python3 "$isa" --clrt "$build" --jobs "$jobs" --optional "$@"
+    ;;
+doc)
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    python3 "$isa" --clrt "$build" --jobs "$jobs" --json "$@" >"$out" || exit 1
+    python3 .ci/gpu_isa_table.py "$out" --write && echo "gpu-isa.sh: docs/gpu-isa.md's figures regenerated"
+    ;;
+gate)
+    t0=$(date +%s)
+    out=$build/gpu-isa.jsonl
+    python3 "$isa" --clrt "$build" --jobs "$jobs" --json --check "$@" >"$out"
+    rc=$?
+    echo "== clrt-isa over the shipped kernels: $(wc -l <"$out") builds and entries in $(($(date +%s) - t0)) s"
+    python3 .ci/gpu_isa_table.py "$out" --check || rc=1
+    exit $rc
+    ;;
+esac

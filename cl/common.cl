@@ -7,6 +7,8 @@
  *   CLRT_DTYPE  1 float, 2 double, 3 int (clrt_dtype)
  *   CLRT_FP64   1 with double: enables cl_khr_fp64
  *   VW          vector width (1, 2, 4, 8, 16) where the kernel has one
+ *   SG          Intel, where the kernel has it (REQD_SG below): the SIMD width
+ *               IGC must compile it at; absent or 0, IGC's own choice
  * The defaults below only serve a kernel compiled on its own (a neutral
  * scalar float build); clrt always passes every value. */
 
@@ -19,6 +21,15 @@
 #endif
 #ifndef VW
 #define VW 1
+#endif
+
+/* REQD_SG on a kernel: with SG, Intel's compiler builds it at SIMD SG
+ * (intel_reqd_sub_group_size; docs/gpu-isa.md: at IGC's own choice of SIMD32
+ * on a Data Center GPU Max some kernels spill) */
+#if defined(SG) && SG > 0
+#define REQD_SG __attribute__((intel_reqd_sub_group_size(SG)))
+#else
+#define REQD_SG
 #endif
 
 #define CLRT_CAT_(a, b) a##b

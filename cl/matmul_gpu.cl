@@ -11,6 +11,8 @@
  *   TA, TB    1: op(A) = A^T, op(B) = B^T (the launch variant, not a tuning value)
  *   MM_ACT    1: the epilogue's activations compiled in (the launch variant of a
  *             product with one)
+ *   SG        Intel: the SIMD width IGC must compile both kernels at (REQD_SG,
+ *             cl/common.cl); absent, its own choice
  * Launch: global = {roundup(ceil(N/TN), WGX), roundup(ceil(M/TM), WGY), splits},
  * local = {WGX, WGY, 1}. The last argument, the register-tile variant's bpacked (so
  * that the host launches both alike), is here ksplit: with ksplit != 0 the product is
@@ -22,9 +24,9 @@
  * 0 none) adds bias (at bias_off, column stride bias_ld) and applies the activation
  * before the store (with k splits, matmul_sum applies it).
  *
- * Written against the GPUs' instruction sets: .ci/gpu-isa.sh shows what NVIDIA's and
- * AMD's compilers make of it (registers, spills, occupancy, the main loop's FMA share),
- * docs/benchmarks.md has its table.
+ * Written against the GPUs' instruction sets: clrt-isa (tools/isa/, .ci/gpu-isa.sh)
+ * shows what NVIDIA's, AMD's and Intel's compilers make of it (registers, spills,
+ * occupancy, the main loop's FMA share), docs/gpu-isa.md has its table.
  *  - The group computes a BM x BN tile of C (BM = WGY*TM, BN = WGX*TN). Both operands
  *    are staged k-major in local memory, As[k][m] and Bs[k][n], so that at each k a
  *    work-item reads its TM values of A and its TN of B as VW-vectors (128-bit local
@@ -347,7 +349,7 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
 
 /* The general kernel: any operands, any K (the launch's whole k range, or what the
  * fast kernel left). One buffer, two barriers per tile. */
-__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) REQD_SG
 void matmul(const uint M, const uint N, const uint K, const REAL alpha,
             __global const REAL *A, const ulong a_off, const uint lda,
             __global const REAL *B, const ulong b_off, const uint ldb, const REAL beta,
@@ -377,7 +379,7 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
  * (the host's clrt__matmul_fast_k checks it): rows on a VW boundary (ld and offset
  * multiples of VW), along x (A^T, B) X a multiple of VW, and every offset it reads
  * below 2^32. Two buffers of each tile, one barrier per tile, loads without guards. */
-__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1)))
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) REQD_SG
 void matmul_fast(const uint M, const uint N, const uint K, const REAL alpha,
                  __global const REAL *A0, const ulong a_off, const uint lda,
                  __global const REAL *B0, const ulong b_off, const uint ldb, const REAL beta,

@@ -6,9 +6,10 @@
 /* dx = dy where x > 0, 0 where x <= 0 (whatever dy holds there, as PyTorch's
  * threshold_backward), NaN where x is NaN. Elementwise, so dx may be dy or x.
  * Launch: 2-D, global[0] >= cols (any work-group width), global[1] = rows. */
-__kernel void relu_backward(const ulong rows, const ulong cols, __global const REAL *dy, const ulong dy_off,
-                            const ulong lddy, __global const REAL *x, const ulong x_off, const ulong ldx,
-                            __global REAL *dx, const ulong dx_off, const ulong lddx)
+__kernel REQD_SG
+void relu_backward(const ulong rows, const ulong cols, __global const REAL *dy, const ulong dy_off,
+                   const ulong lddy, __global const REAL *x, const ulong x_off, const ulong ldx,
+                   __global REAL *dx, const ulong dx_off, const ulong lddx)
 {
     const ulong j = get_global_id(0), i = get_global_id(1);
     if (j >= cols || i >= rows)
@@ -23,9 +24,10 @@ __kernel void relu_backward(const ulong rows, const ulong cols, __global const R
  * three axpby launches would read and write v twice (src/nn/optim.c). p, g and v
  * are the same shape and do not overlap. Launch: 2-D, global[0] >= cols (any
  * work-group width), global[1] = rows. */
-__kernel void sgd_momentum(const ulong rows, const ulong cols, __global REAL *p, const ulong p_off, const ulong ldp,
-                           __global const REAL *g, const ulong g_off, const ulong ldg, __global REAL *v,
-                           const ulong v_off, const ulong ldv, const REAL lr, const REAL mu, const REAL wd)
+__kernel REQD_SG
+void sgd_momentum(const ulong rows, const ulong cols, __global REAL *p, const ulong p_off, const ulong ldp,
+                  __global const REAL *g, const ulong g_off, const ulong ldg, __global REAL *v,
+                  const ulong v_off, const ulong ldv, const REAL lr, const REAL mu, const REAL wd)
 {
     const ulong j = get_global_id(0), i = get_global_id(1);
     if (j >= cols || i >= rows)
@@ -44,9 +46,10 @@ __kernel void sgd_momentum(const ulong rows, const ulong cols, __global REAL *p,
  * infinite logit, makes the row's loss and gradient NaN (the batch's loss,
  * their sum, is then NaN). rowloss is contiguous (N x 1). inv_n = 1 / N.
  * Launch: 1-D, one work-item per row (extra work-items return). */
-__kernel void xent_rows(const ulong N, const ulong C, __global const REAL *z, const ulong z_off, const ulong ldz,
-                        __global const int *lab, const ulong lab_off, const ulong ldlab, __global REAL *rowloss,
-                        __global REAL *dl, const ulong dl_off, const ulong lddl, const int has_dl, const REAL inv_n)
+__kernel REQD_SG
+void xent_rows(const ulong N, const ulong C, __global const REAL *z, const ulong z_off, const ulong ldz,
+               __global const int *lab, const ulong lab_off, const ulong ldlab, __global REAL *rowloss,
+               __global REAL *dl, const ulong dl_off, const ulong lddl, const int has_dl, const REAL inv_n)
 {
     const ulong i = get_global_id(0);
     if (i >= N)
@@ -83,9 +86,10 @@ __kernel void xent_rows(const ulong N, const ulong C, __global const REAL *z, co
  * exp(z_j - m) over the columns seen, and 1 when the row is bad; the slice
  * with c0 == 0 starts it. The slice with c1 == C writes rowloss as xent_rows
  * does. Launch: 1-D, one work-item per row. */
-__kernel void xent_stats(const ulong N, const ulong C, const ulong c0, const ulong c1, __global const REAL *z,
-                         const ulong z_off, const ulong ldz, __global const int *lab, const ulong lab_off,
-                         const ulong ldlab, __global REAL *st, __global REAL *rowloss, const REAL inv_n)
+__kernel REQD_SG
+void xent_stats(const ulong N, const ulong C, const ulong c0, const ulong c1, __global const REAL *z,
+                const ulong z_off, const ulong ldz, __global const int *lab, const ulong lab_off,
+                const ulong ldlab, __global REAL *st, __global REAL *rowloss, const REAL inv_n)
 {
     const ulong i = get_global_id(0);
     if (i >= N)
@@ -124,10 +128,11 @@ __kernel void xent_stats(const ulong N, const ulong C, const ulong c0, const ulo
 
 /* The gradient's columns [c0, c1) from the statistics xent_stats left in st
  * after its last slice. Launch: 1-D, one work-item per row. */
-__kernel void xent_grad(const ulong N, const ulong c0, const ulong c1, __global const REAL *z, const ulong z_off,
-                        const ulong ldz, __global const int *lab, const ulong lab_off, const ulong ldlab,
-                        __global const REAL *st, __global REAL *dl, const ulong dl_off, const ulong lddl,
-                        const REAL inv_n)
+__kernel REQD_SG
+void xent_grad(const ulong N, const ulong c0, const ulong c1, __global const REAL *z, const ulong z_off,
+               const ulong ldz, __global const int *lab, const ulong lab_off, const ulong ldlab,
+               __global const REAL *st, __global REAL *dl, const ulong dl_off, const ulong lddl,
+               const REAL inv_n)
 {
     const ulong i = get_global_id(0);
     if (i >= N)

@@ -56,10 +56,11 @@
         }                                                                                       \
     }
 
-__kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
-                     const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong oh0, const ulong oh1,
-                     __global const REAL *x, const ulong x_off, const ulong ldx, __global REAL *cols,
-                     const int small)
+__kernel REQD_SG
+void im2col(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
+            const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong oh0, const ulong oh1,
+            __global const REAL *x, const ulong x_off, const ulong ldx, __global REAL *cols,
+            const int small)
 {
     if (small)
         IM2COL_BODY(uint, int)
@@ -123,10 +124,11 @@ __kernel void im2col(const ulong N, const ulong C, const ulong H, const ulong W,
         }                                                                                       \
     }
 
-__kernel void col2im(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
-                     const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong w0, const ulong w1,
-                     __global const REAL *cols, __global REAL *dx, const ulong dx_off, const ulong lddx,
-                     const int small)
+__kernel REQD_SG
+void col2im(const ulong N, const ulong C, const ulong H, const ulong W, const ulong KH, const ulong KW,
+            const ulong S, const ulong P, const ulong OH, const ulong OW, const ulong w0, const ulong w1,
+            __global const REAL *cols, __global REAL *dx, const ulong dx_off, const ulong lddx,
+            const int small)
 {
     if (small)
         COL2IM_BODY(uint)
@@ -169,8 +171,9 @@ __kernel void col2im(const ulong N, const ulong C, const ulong H, const ulong W,
  * = W[k][(c*KH + KH-1-kh)*KW + KW-1-kw], rows K*KH*KW, c < C); 0 in columns past
  * the valid ones. W is K x C*KH*KW at w_off, row stride ldw. One work-item per element
  * of wt (rows * KP). */
-__kernel void conv_wt(const uint K, const uint C, const uint KH, const uint KW, const uint KP, const int flip,
-                      __global const REAL *w, const ulong w_off, const ulong ldw, __global REAL *wt)
+__kernel REQD_SG
+void conv_wt(const uint K, const uint C, const uint KH, const uint KW, const uint KP, const int flip,
+             __global const REAL *w, const ulong w_off, const ulong ldw, __global REAL *wt)
 {
     const uint g = get_global_id(0);
     const uint r = g / KP, col = g - r * KP;
@@ -219,11 +222,12 @@ __kernel void conv_wt(const uint K, const uint C, const uint KH, const uint KW, 
 #define DIRECT_STORE_LOOP _Pragma("unroll 1")
 #endif
 
-__kernel void conv_direct(const uint N, const uint CI, const uint H, const uint W, const uint KO, const uint KH,
-                          const uint KW, const uint S, const uint PH, const uint PW, const uint OH, const uint OW,
-                          const uint KP, __global const REAL *x, const ulong x_off, const ulong ldx,
-                          __global const REAL *wt, __global REAL *y, const ulong y_off, const ulong ldy,
-                          __global const REAL *b, const ulong b_off, const int has_bias)
+__kernel REQD_SG
+void conv_direct(const uint N, const uint CI, const uint H, const uint W, const uint KO, const uint KH,
+                 const uint KW, const uint S, const uint PH, const uint PW, const uint OH, const uint OW,
+                 const uint KP, __global const REAL *x, const ulong x_off, const ulong ldx,
+                 __global const REAL *wt, __global REAL *y, const ulong y_off, const ulong ldy,
+                 __global const REAL *b, const ulong b_off, const int has_bias)
 {
     const uint g = get_global_id(0);
     const uint nkb = KP / CKB, PL = OH * OW, NP = N * PL, HW = H * W;

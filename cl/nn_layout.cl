@@ -19,9 +19,10 @@
 
 /* y (at y_off, row stride ldy) = yc + b[k] on every element of plane k (b at
  * b_off; has_bias 0: no bias, b is not read). */
-__kernel void conv_rows(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
-                        __global const REAL *yc, __global REAL *y, const ulong y_off, const ulong ldy,
-                        __global const REAL *b, const ulong b_off, const int has_bias)
+__kernel REQD_SG
+void conv_rows(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
+               __global const REAL *yc, __global REAL *y, const ulong y_off, const ulong ldy,
+               __global const REAL *b, const ulong b_off, const int has_bias)
 {
     const ulong g = get_global_id(0);
     const ulong n = g / K, k = g - n * K;
@@ -39,8 +40,9 @@ __kernel void conv_rows(const ulong N, const ulong K, const ulong PL, const ulon
 
 /* The way back, for the backward pass: dyc (K x N*PL, contiguous) from dy
  * (N x K*PL at dy_off, row stride lddy). */
-__kernel void conv_cols(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
-                        __global const REAL *dy, const ulong dy_off, const ulong lddy, __global REAL *dyc)
+__kernel REQD_SG
+void conv_cols(const ulong N, const ulong K, const ulong PL, const ulong p0, const ulong p1,
+               __global const REAL *dy, const ulong dy_off, const ulong lddy, __global REAL *dyc)
 {
     const ulong g = get_global_id(0);
     const ulong n = g / K, k = g - n * K;

@@ -114,11 +114,12 @@ void pool_2x2_by8(__global const REAL *plane, const int p0, const int W, __globa
         }                                                                                       \
     }
 
-__kernel void maxpool_forward(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
-                              const ulong S, const ulong OH, const ulong OW, __global const REAL *x,
-                              const ulong x_off, const ulong ldx, __global REAL *y, const ulong y_off,
-                              const ulong ldy, __global int *am, const ulong am_off, const ulong ldam,
-                              const int has_argmax, const int small)
+__kernel REQD_SG
+void maxpool_forward(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
+                     const ulong S, const ulong OH, const ulong OW, __global const REAL *x,
+                     const ulong x_off, const ulong ldx, __global REAL *y, const ulong y_off,
+                     const ulong ldy, __global int *am, const ulong am_off, const ulong ldam,
+                     const int has_argmax, const int small)
 {
     if (small)
         POOL_FWD_BODY(uint)
@@ -155,11 +156,12 @@ __kernel void maxpool_forward(const ulong N, const ulong C, const ulong H, const
         }                                                                                       \
     }
 
-__kernel void maxpool_backward(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
-                               const ulong S, const ulong OH, const ulong OW, __global const REAL *dy,
-                               const ulong dy_off, const ulong lddy, __global const int *am, const ulong am_off,
-                               const ulong ldam, __global REAL *dx, const ulong dx_off, const ulong lddx,
-                               const int small)
+__kernel REQD_SG
+void maxpool_backward(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
+                      const ulong S, const ulong OH, const ulong OW, __global const REAL *dy,
+                      const ulong dy_off, const ulong lddy, __global const int *am, const ulong am_off,
+                      const ulong ldam, __global REAL *dx, const ulong dx_off, const ulong lddx,
+                      const int small)
 {
     if (small)
         POOL_BWD_BODY(uint)
@@ -225,11 +227,12 @@ void unpool_2_by8(__global const REAL *dyp, __global const int *amp, const int p
                     plane[h * (T)W + w] = (REAL)0;                                              \
     }
 
-__kernel void maxpool_backward_tiled(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
-                                     const ulong S, const ulong OH, const ulong OW, __global const REAL *dy,
-                                     const ulong dy_off, const ulong lddy, __global const int *am,
-                                     const ulong am_off, const ulong ldam, __global REAL *dx, const ulong dx_off,
-                                     const ulong lddx, const int small)
+__kernel REQD_SG
+void maxpool_backward_tiled(const ulong N, const ulong C, const ulong H, const ulong W, const ulong SZ,
+                            const ulong S, const ulong OH, const ulong OW, __global const REAL *dy,
+                            const ulong dy_off, const ulong lddy, __global const int *am,
+                            const ulong am_off, const ulong ldam, __global REAL *dx, const ulong dx_off,
+                            const ulong lddx, const int small)
 {
     (void)SZ;
     if (small)

@@ -110,8 +110,9 @@ static int shrink(clrt__matmul_params *p, size_t kernel_wg, size_t local_budget,
 }
 
 /* The GPU variant's tiles per vendor. Checked offline against each vendor's
- * instruction set with .ci/gpu-isa.sh (docs/benchmarks.md has the table): the
- * compilers' registers, spills and occupancy, and the main loop's share of FMAs.
+ * instruction set with clrt-isa (.ci/gpu-isa.sh; docs/gpu-isa.md has the table, CI
+ * the goals): the compilers' registers, spills and occupancy, and the main loop's
+ * share of FMAs.
  * The one real GPU run so far (H200, 2026-12-04) predates these tiles. */
 static void gpu_defaults(const clrt__device_facts *dev, int dbl, clrt__matmul_params *m)
 {
@@ -144,6 +145,31 @@ static void gpu_defaults(const clrt__device_facts *dev, int dbl, clrt__matmul_pa
             set_mm(m, 1, 8, 8, 8, 16, 16, 4);
         break;
     case V_INTEL:
+        /* Intel's compiler (IGC) picks each kernel's SIMD width, and with it the registers
+         * a work-item has: 128 GRFs per hardware thread shared by its SIMD lanes, GRFs of 64
+         * bytes on the Data Center GPU Max (Xe-HPC: 128 KiB of local memory, 16-lane FPUs),
+         * 32 on Arc and Iris Xe (64 KiB). Offline (clrt-isa, docs/gpu-isa.md), every
+         * transpose: on Xe-HPC IGC's own SIMD32 spills 8 x 8 tiles (1452 bytes) and leaves
+         * 4 x 4 at 0.83 of the main loop's ALU instructions mad (fp64 4 x 4 spills there);
+         * pinned to SIMD16 (sg, intel_reqd_sub_group_size), fp32 4 x 8 with k tiles of 16
+         * spills nothing, 0.88-0.89 (8 x 8 k 8 is 0.91 but spills 4-6 bytes in two
+         * transposes), fp64 4 x 4 with k tiles of 32 in vectors of 4 nothing, 0.85 (k 16
+         * spills 5 bytes in one transpose, vectors of 2 reach 0.75). On Arc and Iris Xe IGC
+         * builds fp32 8 x 8, k tiles of 8, at SIMD8 without spills, 0.92 (pinned to SIMD16
+         * it spills); their fp64 does not exist (no cl_khr_fp64), older GPUs of that class
+         * with fp64 keep the tiles of the default class. */
+        if (dev->local_mem >= 128 * 1024) {
+            if (dbl)
+                set_mm(m, 1, 4, 4, 32, 16, 16, 4);
+            else
+                set_mm(m, 1, 4, 8, 16, 16, 16, 4);
+            m->sg = 16;
+        } else if (dbl) {
+            set_mm(m, 1, 4, 4, 8, 16, 16, 2);
+        } else {
+            set_mm(m, 1, 8, 8, 8, 16, 16, 4);
+        }
+        break;
     default:
         /* smaller register budget per work-item: 4 x 4, 64 x 64 tile; fp64 k tiles of 8
          * (24 KiB of local memory for both kernels, as for fp32) */
@@ -252,6 +278,9 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
     if (p->maxreg && !(p->use_local && dev->nv_compiler_options))
         return clrt__refuse(why, cap, "maxreg (-cl-nv-maxrregcount) needs local tiles and a device with "
                                       "cl_nv_compiler_options");
+    if (p->sg && ((p->sg != 8 && p->sg != 16 && p->sg != 32) || !p->use_local))
+        return clrt__refuse(why, cap, "sg (intel_reqd_sub_group_size) must be 0, or 8, 16 or 32 with local tiles "
+                                      "(is %u)", p->sg);
     if (clrt__check_group(dev, p->wgx, p->wgy, why, cap) != 0)
         return -1;
     if (!p->use_local) {
@@ -387,6 +416,8 @@ static int variant_options(const clrt__pvals *pv, int variant, char *buf, size_t
                       tm, tn, fitted_rows(&p, variant), variant & CLRT__MATMUL_ACT ? " -DMM_ACT=1" : "");
     if (n > 0 && (size_t)n < cap && p.use_local && p.maxreg)
         n += snprintf(buf + n, cap - (size_t)n, " -cl-nv-maxrregcount=%u", p.maxreg);
+    if (n > 0 && (size_t)n < cap && p.use_local && p.sg)
+        n += snprintf(buf + n, cap - (size_t)n, " -DSG=%u", p.sg);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 

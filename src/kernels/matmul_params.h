@@ -40,6 +40,9 @@
     X(maxreg, NULL, 0, 255, "", "",                                                                           \
       "variant 1: registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount), 0 its own choice; "  \
       "only where the device takes cl_nv_compiler_options")                                                     \
+    X(sg, NULL, 0, 32, "", "",                                                                                \
+      "variant 1: the SIMD width (sub-group size) Intel's compiler must build the kernels at "                 \
+      "(intel_reqd_sub_group_size: 8, 16 or 32), 0 its own choice")                                             \
     X(ksplit, NULL, 0, 64, "", "",                                                                            \
       "variant 1: a product of fewer work-groups than the device has compute units computed as k splits side "  \
       "by side, then summed: 0 never, 1 as many as fill the device (at most 64, each at least 8 k tiles), "     \

@@ -14,10 +14,22 @@ extern const char clrt__cl_nn[];
 
 static int is_pow2(unsigned v) { return v && (v & (v - 1)) == 0; }
 
+/* An Intel GPU with 128 KiB of local memory (the Data Center GPU Max, Xe-HPC): its
+ * compiler builds these kernels at SIMD32 there, where conv_direct (fp32 30 bytes,
+ * fp64 189) and maxpool_forward (fp64, 89) spill; at SIMD16 none does, and
+ * conv_direct's loop is 0.57 mad instead of 0.43-0.46 (clrt-isa, docs/gpu-isa.md).
+ * On Arc and Iris Xe (64 KiB) IGC's own choice spills nothing. */
+static int intel_xe_hpc(const clrt__device_facts *dev)
+{
+    return dev->type == CLRT_DEVICE_GPU && dev->local_mem >= 128 * 1024 &&
+           (clrt__icontains(dev->vendor, "intel", 5) || clrt__icontains(dev->platform, "intel", 5));
+}
+
 static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *out)
 {
     clrt__nn_params t;
     t.idx64 = 0;
+    t.sg = 0;
     t.slice = 0; /* the whole batch: GPUs, emulators */
     /* the direct convolution's tile: CTM x CNV vectors of VW, 24 accumulators where
      * there are 32 vector registers (AVX-512), 12 otherwise */
@@ -56,6 +68,8 @@ static void defaults(const clrt__device_facts *dev, size_t elem, clrt__pvals *ou
          * convolution's arithmetic is the GEMM's (im2col). */
         t.ctm = 4;
         t.cwg = 256;
+        if (intel_xe_hpc(dev))
+            t.sg = 16;
     }
     /* half the budget: the kernels' counts of passes leave out their loops' own overheads */
     t.loops = (unsigned)(clrt__device_loop_budget(dev) / 2);
@@ -81,6 +95,8 @@ static int check(const clrt__device_facts *dev, size_t elem, const clrt__pvals *
         return clrt__refuse(why, cap, "cwg must be a power of two (is %u)", t.cwg);
     if (!is_pow2(t.wg))
         return clrt__refuse(why, cap, "wg must be a power of two (is %u)", t.wg);
+    if (t.sg != 0 && t.sg != 8 && t.sg != 16 && t.sg != 32)
+        return clrt__refuse(why, cap, "sg (intel_reqd_sub_group_size) must be 0, 8, 16 or 32 (is %u)", t.sg);
     return clrt__check_group(dev, t.wg, 1, why, cap);
 }
 

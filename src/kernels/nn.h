@@ -37,7 +37,10 @@
       "fits (at least one image); 0 the whole batch in one")                                               \
     X(loops, NULL, 0, 1u << 30, "", "",                                                                   \
       "loop passes a work-item of im2col, col2im, conv_rows, conv_cols and the softmax cross-entropy "     \
-      "may make, 0 no limit; longer work runs in slices, a launch each (llvmpipe: half its budget)")
+      "may make, 0 no limit; longer work runs in slices, a launch each (llvmpipe: half its budget)")     \
+    X(sg, "SG", 0, 32, "", "",                                                                            \
+      "Intel: the SIMD width (sub-group size) its compiler must build every kernel at (8, 16 or 32), "       \
+      "0 its own choice")
 
 typedef struct clrt__nn_params {
     CLRT__NN_PARAMS(CLRT__PARAM_FIELD)

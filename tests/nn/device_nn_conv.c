@@ -582,8 +582,9 @@ static void conv_algorithms(void **state)
     }
 }
 
-/* The CNN kernels' parameters a real GPU gets, exactly as shipped, for NVIDIA's and
- * AMD's classes (made-up devices of their drivers' facts), forced on this device
+/* The CNN kernels' parameters a real GPU gets, exactly as shipped, for NVIDIA's,
+ * AMD's and Intel's classes (made-up devices of their drivers' facts; Intel's Data
+ * Center GPU Max builds them at SIMD16: sg=16), forced on this device
  * through the tuning API: no CPU driver or emulator would pick them, so without
  * this they would first run on a user's GPU. Each kernel's shipped text must be
  * accepted and run the convolution (im2col + GEMM as shipped, then the direct
@@ -591,7 +592,7 @@ static void conv_algorithms(void **state)
 static void cnn_shipped_gpu_defaults(void **state)
 {
     (void)state;
-    static const tu_gpu_class classes[] = {TU_GPU_NVIDIA, TU_GPU_AMD};
+    static const tu_gpu_class classes[] = {TU_GPU_NVIDIA, TU_GPU_AMD, TU_GPU_INTEL};
     const clrt__kernel_def *const defs[] = {&clrt__k_nn_im2col, &clrt__k_nn_layout, &clrt__k_nn_pool,
                                             &clrt__k_nn_act};
     enum { NDEFS = sizeof defs / sizeof *defs };

@@ -33,7 +33,7 @@ def parse_args(argv):
                     "'NVIDIA H200', 'Intel(R) Arc(TM) A770 Graphics', 'gfx90a'); none known: exit 3")
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE", help="a define")
     ap.add_argument("-O", "--option", dest="options", action="append", default=[], metavar="OPT",
-                    help="another build option, as clrt_program_build takes it (-cl-mad-enable, "
+                    help="another build option, as clrt_program_create takes it (-cl-mad-enable, "
                     "-cl-nv-maxrregcount=N: ptxas's -maxrregcount)")
     ap.add_argument("--prelude", help="a file put in front of FILE (clrt's kernels: cl/common.cl)")
     ap.add_argument("--group", type=int, help="work-items per group (default: reqd_work_group_size, else 256)")
@@ -73,8 +73,9 @@ def clrt_jobs(a, targets, src_dir):
     split = lambda s: [w for w in s.split(",") if w]
     programs, classes = split(a.kernels), split(a.classes)
     jobs = builds.jobs(rows, src_dir, programs, targets, classes)
-    notes = [n for n in notes if (not classes or builds.in_classes(n.split()[0], classes)) and
-             (not programs or n.split()[1] in programs)]
+    shown = {r["cls"] for r in rows if set(r["targets"]) & set(targets)}  # the classes of the targets asked for
+    notes = [n for n in notes if n.split()[0] in shown and (not classes or builds.in_classes(n.split()[0], classes))
+             and (not programs or n.split()[1] in programs)]
     for j in jobs:
         j.dump, j.clang = a.dump, a.clang
     return jobs, notes

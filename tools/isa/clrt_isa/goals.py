@@ -34,6 +34,12 @@ KNOWN = {
     "(-cl-nv-maxrregcount=128: 16 warps per SM on sm_90 and sm_80); on Ada ptxas then spills 16-40 bytes "
     "in the general kernel (NN, TN, TT); matmul_fast spills nothing",
 }
+# AMD's CNN class: LLVM spills 24-33 SGPRs of maxpool_forward (about 100 in use) into VGPR
+# lanes on CDNA, no scratch memory
+for _t in ("gfx90a", "gfx942"):
+    for _d in ("f32", "f64"):
+        KNOWN[(_t, "maxpool_forward", _d)] = ("LLVM spills 24-33 of maxpool_forward's SGPRs (about 100 in use) "
+                                             "into VGPR lanes on CDNA: no scratch memory")
 
 WORDS = dict(fma_share="FMA share >= %g", bound="bound >= %g", occupancy="occupancy >= %g", simd="SIMD >= %g")
 
