@@ -43,7 +43,7 @@ def versions(results):
             if m:
                 seen[name] = m.group(m.lastindex)
     return ("NVIDIA: clang %s (OpenCL C to PTX) and ptxas/nvdisasm %s; AMD: clang %s; Intel: ocloc of Debian's "
-            "intel-opencl-icd %s (IGC, January 2023)" % (seen.get("clang-15", "?"), seen.get("ptxas", "?"),
+            "intel-opencl-icd %s (IGC of early 2023)" % (seen.get("clang-15", "?"), seen.get("ptxas", "?"),
                                                          seen.get("AMD clang", "?"), seen.get("intel-opencl-icd", "?")))
 
 
@@ -96,7 +96,8 @@ def cnn_rows(results):
 
 def generate(results, date):
     errors = [r for r in results if "error" in r]
-    text = ["Figures of %s, from %s." % (date, versions(results)), "",
+    # one paragraph before the first table: the page's one date names its table (.ci/docs.py)
+    text = ["Figures of %s, from %s." % (date, versions(results)),
             "The GEMM (`matmul_fast` the main loop, `matmul` the general kernel; ranges over the four transposes):",
             ""] + gemm_rows(results) + ["", "The CNN's kernels (im2col, col2im, conv_direct, conv_wt, conv_rows, "
                                         "conv_cols, the pooling and activation kernels), ranges over them:", ""]
