@@ -309,6 +309,16 @@ static void fill_transpose_half(void **state)
     TU_OK(clrt_buffer_read(tu_fx->q, bf, u, 35));
     for (int i = 0; i < 35; i++)
         assert_int_equal(u[i], clrt__ref_bf16_of(1.0 / 3.0));
+    /* just past a tie: rounded through float32 first, these would land on the tie
+     * and round to even (down); once, they round up */
+    const double past_bf = 1 + ldexp(1.0, -8) + ldexp(1.0, -30), past_h = 1 + ldexp(1.0, -11) + ldexp(1.0, -40);
+    TU_OK(clrt_fill(tu_fx->q, bf, past_bf));
+    TU_OK(clrt_buffer_read(tu_fx->q, bf, u, 35));
+    assert_int_equal(u[20], clrt__ref_bf16_of(past_bf));
+    assert_true(clrt__ref_bf16_value(u[20]) == 1 + ldexp(1.0, -7));
+    TU_OK(clrt_fill(tu_fx->q, h, past_h));
+    down(h, got, 35);
+    assert_true(got[20] == 1 + ldexp(1.0, -10));
     for (int i = 0; i < 2; i++) {
         double a[35];
         for (int k = 0; k < 35; k++)
