@@ -27,11 +27,10 @@ extern "C" {
  *  says so (copy, fill, transpose, and as argmax's output); else
  *  CLRT_EUNSUPPORTED. CLRT_FLOAT16 and CLRT_BFLOAT16 in clrt_copy(),
  *  clrt_convert(), clrt_fill(), clrt_transpose(), and, widened to float32
- *  (docs/half.md), in clrt_gemm(), clrt_gemm_ex(), clrt_matmul(), the
- *  elementwise calls, clrt_reduce() and clrt_argmax_rows(): inputs of one
- *  16-bit dtype, the output that dtype or CLRT_FLOAT32 (else CLRT_ESHAPE),
- *  a 16-bit result rounded once to nearest even; the batched products refuse
- *  them (CLRT_EUNSUPPORTED).
+ *  (docs/half.md), in every product (batched too), the elementwise calls,
+ *  clrt_reduce() and clrt_argmax_rows(): inputs of one 16-bit dtype, the
+ *  output that dtype or CLRT_FLOAT32 (else CLRT_ESHAPE), a 16-bit result
+ *  rounded once to nearest even.
  *
  *  In place: clrt_binary, clrt_unary, clrt_axpby, clrt_scale and clrt_copy may
  *  write their output over an input when the two are the same buffer or the

@@ -432,8 +432,9 @@ static gemm_args args_of(const clrt__gemm_op *op)
                        .epi = (unsigned)op->act << 2 | bias_mode};
 }
 
-/* op with 16-bit operands: a, b, a 16-bit c (read when beta is not 0) and the
- * bias widened to float32, the float32 product, c narrowed (math/widen.h). */
+/* op (one product: count 1, the batched calls loop) with 16-bit operands: a, b,
+ * a 16-bit c (read when beta is not 0) and the bias widened to float32, the
+ * float32 product, c narrowed (math/widen.h). */
 static int gemm_widened(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func)
 {
     clrt__widening w = {0};

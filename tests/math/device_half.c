@@ -3,7 +3,7 @@
  * bound docs/half.md states (a float32 result's bound plus half an ulp of a
  * 16-bit output): GEMM with a 16-bit or float32 c at k = 4096 (small k under
  * Oclgrind), odd shapes, transposes, a view whose parent's other elements stay
- * as they were, gemm_ex's bias and relu; the elementwise calls with a broadcast
+ * as they were, gemm_ex's bias and relu, both batched calls; the elementwise calls with a broadcast
  * row; reductions and argmax; fill's one rounding (70000 is infinity in float16,
  * 1/3 in bfloat16); transpose bit for bit; and the refused dtype mixes writing
  * nothing. */
@@ -191,6 +191,62 @@ static void gemm_ex_half(void **state)
     }
 }
 
+/* strided batched, 3 products of a and b of dt into c of dt, c's windows 2 rows
+ * apart beyond m (the rows between stay as they were); then clrt_gemm_batched
+ * over arrays of views of the same matrices */
+static void batched_half(void **state)
+{
+    (void)state;
+    const size_t m = 7, n = 9, k = 13, cnt = 3, sc = m + 2, cr = sc * cnt;
+    for (int i = 0; i < 2; i++) {
+        const clrt_dtype dt = halves[i];
+        double *a = randoms(cnt * m * k, 20), *b = randoms(cnt * k * n, 21), *c0 = randoms(cr * n, 22);
+        double *got = malloc(cr * n * 8), *ref = malloc(cr * n * 8), *err = calloc(cr * n, 8);
+        assert_true(got && ref && err);
+        clrt_buffer *A = up(dt, cnt * m, k, a), *B = up(dt, cnt * k, n, b), *C = up(dt, cr, n, c0);
+        for (int arrays = 0; arrays < 2; arrays++) {
+            const double beta = arrays ? 0.0 : 0.25;
+            if (!arrays) {
+                TU_OK(clrt_gemm_strided_batched(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, m, n, k, 1.0, A, m, B, k,
+                                                beta, C, sc, cnt));
+            } else {
+                clrt_buffer *va[3], *vb[3], *vc[3];
+                for (size_t j = 0; j < cnt; j++) {
+                    TU_OK(clrt_buffer_view(&va[j], A, j * m, 0, m, k));
+                    TU_OK(clrt_buffer_view(&vb[j], B, j * k, 0, k, n));
+                    TU_OK(clrt_buffer_view(&vc[j], C, j * sc, 0, m, n));
+                }
+                TU_OK(clrt_gemm_batched(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, (const clrt_buffer *const *)va,
+                                        (const clrt_buffer *const *)vb, beta, vc, cnt));
+                for (size_t j = 0; j < cnt; j++)
+                    TU_DESTROY_BUFFERS(va[j], vb[j], vc[j]);
+            }
+            for (size_t r = 0; r < cr; r++)
+                for (size_t j = 0; j < n; j++) {
+                    const size_t p = r * n + j, mat = r / sc, row = r % sc;
+                    err[p] = 0;
+                    if (row >= m) { /* between c's windows: as written */
+                        ref[p] = c0[p];
+                        continue;
+                    }
+                    double s = 0, mag = 0;
+                    for (size_t q = 0; q < k; q++) {
+                        const double x = a[(mat * m + row) * k + q], y = b[(mat * k + q) * n + j];
+                        s += x * y;
+                        mag += fabs(x * y);
+                    }
+                    ref[p] = s + beta * c0[p];
+                    err[p] = 1.01 * (double)(k + 2) * ldexp(1.0, -24) * (mag + fabs(beta * c0[p]));
+                }
+            down(C, got, cr * n);
+            expect(arrays ? "gemm_batched" : "gemm_strided_batched", dt, got, ref, err, cr * n);
+            memcpy(c0, got, cr * n * sizeof *c0); /* the next pass starts from this c */
+        }
+        TU_DESTROY_BUFFERS(A, B, C);
+        TU_FREE_ALL(a, b, c0, got, ref, err);
+    }
+}
+
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 /* c = op(a[, b]) for add, mul (b a broadcast row), relu, sigmoid, axpby; a
@@ -346,6 +402,8 @@ static void refusals(void **state)
     clrt_buffer *c = up(CLRT_FLOAT16, 3, 3, v), *c32 = up(CLRT_FLOAT32, 3, 3, w), *f32 = up(CLRT_FLOAT32, 3, 4, w);
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, h, bf, 0, c));
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_gemm(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, h, bf, 0, c32));
+    TU_REFUSED(CLRT_ESHAPE, "dtypes differ",
+               clrt_gemm_strided_batched(tu_fx->q, CLRT_NO_TRANS, CLRT_NO_TRANS, 3, 3, 4, 1, h, 3, bf, 4, 0, c, 3, 1));
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_add(tu_fx->q, h, h, f32));
     TU_REFUSED(CLRT_ESHAPE, "dtypes differ", clrt_add(tu_fx->q, h, f32, f32));
     if (tu_fx->dev.has_fp64) {
@@ -369,7 +427,7 @@ static void refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        TU_FIXTURE_TEST(gemm_half),        TU_FIXTURE_TEST(gemm_ex_half),        TU_FIXTURE_TEST(elementwise_half),
+        TU_FIXTURE_TEST(gemm_half),        TU_FIXTURE_TEST(gemm_ex_half),        TU_FIXTURE_TEST(batched_half),        TU_FIXTURE_TEST(elementwise_half),
         TU_FIXTURE_TEST(reduce_half),      TU_FIXTURE_TEST(fill_transpose_half), TU_FIXTURE_TEST(refusals),
     };
     return TU_RUN_FIXTURE_SUITE(tests);
