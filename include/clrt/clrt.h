@@ -223,9 +223,11 @@ typedef enum {
     CLRT_FLOAT16 = 4, /**< IEEE binary16, 2 bytes; host data for write and read is uint16_t holding its
                            bits. Storage on every device (no cl_khr_fp16 needed): create, write, read,
                            view, copy and clrt_convert() (to and from the float dtypes, rounded to
-                           nearest even); every other operation is CLRT_EUNSUPPORTED (docs/half.md) */
+                           nearest even), fill and transpose; GEMM, elementwise and reductions
+                           widened to float32 (docs/half.md); the neural-network calls are
+                           CLRT_EUNSUPPORTED */
     CLRT_BFLOAT16 = 5 /**< bfloat16, 2 bytes: the top 16 bits of a float; host data is uint16_t.
-                           As CLRT_FLOAT16: storage, copy and clrt_convert() */
+                           Runs where CLRT_FLOAT16 does, the same way */
 } clrt_dtype;
 
 /** A dense row-major matrix on a context's device, or a view: a window of

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "math/convert.h"
+#include "math/widen.h"
 #include "runtime/kcache.h"
 
 /* How b relates to c's shape. */
@@ -38,8 +39,13 @@ static int check_common(const clrt_queue *q, const char *func, const operand *op
     for (size_t i = 0; i < nops; i++)
         if (ops[i].buf->ctx != q->ctx)
             return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    /* 16-bit inputs: one dtype, ops[0] (the output) that dtype or float32 (math/widen.h) */
+    int half = 0;
+    for (size_t i = 0; i < nops; i++)
+        half |= clrt__is_16bit(ops[i].buf->dtype);
+    const int wide_out = half && arith && nops > 1 && ops[0].buf->dtype == CLRT_FLOAT32;
     for (size_t i = 1; i < nops; i++)
-        if (ops[i].buf->dtype != ops[0].buf->dtype) {
+        if (ops[i].buf->dtype != ops[wide_out ? 1 : 0].buf->dtype) {
             clrt__fail(CLRT_ESHAPE, func, "dtypes differ (");
             for (size_t j = 0; j < nops; j++) {
                 clrt__error_append(j ? ", " : "");
@@ -50,8 +56,6 @@ static int check_common(const clrt_queue *q, const char *func, const operand *op
             clrt__error_append(")");
             return CLRT_ESHAPE;
         }
-    if (clrt__is_16bit(ops[0].buf->dtype))
-        return clrt__refuse_16bit(func);
     if (arith && ops[0].buf->dtype == CLRT_INT32)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "arithmetic on int32 buffers is not supported");
     return CLRT_OK;
@@ -63,6 +67,31 @@ static int same_shape(const char *func, const operand *x, const operand *y)
         return CLRT_OK;
     return clrt__fail(CLRT_ESHAPE, func, "shapes differ: %s %zux%zu, %s %zux%zu", x->name, x->buf->rows,
                       x->buf->cols, y->name, y->buf->rows, y->buf->cols);
+}
+
+static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand *c, const operand *a,
+                  const operand *b, bform form, double alpha, double beta);
+
+/* launch with 16-bit operands: a and b widened to float32, c too (loaded when
+ * b is c, axpby's y), the float32 launch, c narrowed (math/widen.h). */
+static int launch_widened(clrt_queue *q, const char *func, clrt__ew_op op, const operand *c, const operand *a,
+                          const operand *b, bform form, double alpha, double beta)
+{
+    clrt__widening w = {0};
+    operand wc = *c, wa = a ? *a : *c, wb = b ? *b : *c;
+    const int b_is_c = b && b->buf == c->buf;
+    int st = clrt__widen(q, &w, c->buf, b_is_c, func, &wc.buf);
+    if (st == CLRT_OK && a)
+        st = clrt__widen(q, &w, a->buf, 1, func, &wa.buf);
+    if (st == CLRT_OK && b)
+        st = b_is_c ? CLRT_OK : clrt__widen(q, &w, b->buf, 1, func, &wb.buf);
+    if (b_is_c)
+        wb.buf = wc.buf;
+    if (st == CLRT_OK)
+        st = launch(q, func, op, &wc, a ? &wa : NULL, b ? &wb : NULL, form, alpha, beta);
+    st = clrt__narrow(q, (clrt_buffer *)c->buf, wc.buf, st, func);
+    clrt__widen_done(&w);
+    return st;
 }
 
 /* The in-place rule for c and its inputs, the device's state, then the
@@ -80,6 +109,9 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
         status = clrt__check_usable(q->ctx, func);
     if (status != CLRT_OK)
         return status;
+    if (clrt__is_16bit(c->buf->dtype) || (a && clrt__is_16bit(a->buf->dtype)) ||
+        (b && clrt__is_16bit(b->buf->dtype)))
+        return launch_widened(q, func, op, c, a, b, form, alpha, beta);
     const clrt_buffer *cb = c->buf, *ab = a ? a->buf : cb, *bb = b ? b->buf : cb;
     const int dtype = (int)cb->dtype;
     const int bread = form == B_NONE ? CLRT__EW_B_NONE
@@ -173,7 +205,7 @@ int clrt_unary(clrt_queue *q, clrt_unary_op op, clrt_buffer *c, const clrt_buffe
 int clrt_axpby(clrt_queue *q, double alpha, const clrt_buffer *x, double beta, clrt_buffer *y)
 {
     static const char func[] = "clrt_axpby";
-    const operand ox = {"x", x}, oy = {"y", y}, ops[2] = {ox, oy};
+    const operand ox = {"x", x}, oy = {"y", y}, ops[2] = {oy, ox}; /* y first: the output */
     int status = check_common(q, func, ops, 2, 1, NULL, 0, 1);
     if (status == CLRT_OK)
         status = same_shape(func, &oy, &ox);
@@ -209,7 +241,8 @@ int clrt_fill(clrt_queue *q, clrt_buffer *c, double value)
     if (c->dtype == CLRT_INT32 && !(value >= INT32_MIN && value <= INT32_MAX && value == floor(value)))
         return clrt__fail(CLRT_EINVAL, func, "%g is not an int32 value (an integer from %d to %d)", value,
                           INT32_MIN, INT32_MAX);
-    return launch(q, func, CLRT__EW_FILL, &oc, NULL, NULL, B_NONE, value, 0);
+    /* rounded here, once: the float32 fill of a 16-bit value is exact, so is its narrowing */
+    return launch(q, func, CLRT__EW_FILL, &oc, NULL, NULL, B_NONE, clrt__round_16bit(c->dtype, value), 0);
 }
 
 int clrt_copy(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src)

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "kernels/matmul_plan.h"
 #include "math/gemm.h"
+#include "math/widen.h"
 #include "runtime/context.h"
 #include "runtime/kcache.h"
 #include "runtime/scratch.h"
@@ -243,9 +244,9 @@ int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const cl
                           clrt__overlap(c, a) ? "a" : "b");
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
-    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype))
-        return clrt__refuse_16bit(func);
-    if (a->dtype != b->dtype || a->dtype != c->dtype)
+    /* 16-bit a and b: one dtype, c that dtype or float32 (math/widen.h) */
+    const int half = clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype);
+    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(half && c->dtype == CLRT_FLOAT32)))
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
                           clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
     if (a->dtype == CLRT_INT32)
@@ -431,8 +432,31 @@ static gemm_args args_of(const clrt__gemm_op *op)
                        .epi = (unsigned)op->act << 2 | bias_mode};
 }
 
+/* op (one product: count 1, the batched calls loop) with 16-bit operands: a, b,
+ * a 16-bit c (read when beta is not 0) and the bias widened to float32, the
+ * float32 product, c narrowed (math/widen.h). */
+static int gemm_widened(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func)
+{
+    clrt__widening w = {0};
+    clrt__gemm_op o = *op;
+    int st = clrt__widen(q, &w, op->a, 1, func, &o.a);
+    if (st == CLRT_OK)
+        st = clrt__widen(q, &w, op->b, 1, func, &o.b);
+    if (st == CLRT_OK)
+        st = clrt__widen(q, &w, op->c, op->beta != 0.0, func, &o.c);
+    if (st == CLRT_OK)
+        st = clrt__widen(q, &w, op->bias, 1, func, &o.bias);
+    if (st == CLRT_OK)
+        st = clrt__gemm_run(q, ta, tb, &o, func);
+    st = clrt__narrow(q, (clrt_buffer *)op->c, o.c, st, func);
+    clrt__widen_done(&w);
+    return st;
+}
+
 int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func)
 {
+    if (clrt__is_16bit(op->a->dtype) || clrt__is_16bit(op->c->dtype))
+        return gemm_widened(q, ta, tb, op, func);
     int dot;
     const int variant = pick_variant(q, ta, tb, op, &dot);
     clrt__built *k;

@@ -82,9 +82,9 @@ static int same_kind(const clrt_queue *q, const clrt_buffer *a, const clrt_buffe
 {
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
-    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype))
-        return clrt__refuse_16bit(func);
-    if (a->dtype != b->dtype || a->dtype != c->dtype)
+    /* 16-bit a and b: one dtype, c that dtype or float32 (as clrt_gemm) */
+    const int half = clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype);
+    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(half && c->dtype == CLRT_FLOAT32)))
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
                           clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
     if (a->dtype == CLRT_INT32)
@@ -113,6 +113,30 @@ static int check_stacks(const stack st[3], size_t m, const char *func)
         return clrt__fail(CLRT_EINVAL, func, "a matrix of c shares memory with a matrix of %s",
                           stacks_meet(&st[0], &st[2]) ? "a" : "b");
     return CLRT_OK;
+}
+
+/* A checked strided batch with 16-bit operands: a product each, on views of its
+ * windows, each widened to float32 by clrt__gemm_run (math/widen.h). */
+static int strided_16bit(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const stack st[3],
+                         const char *func)
+{
+    int status = CLRT_OK;
+    for (size_t i = 0; i < op->count && status == CLRT_OK; i++) {
+        clrt_buffer *v[3] = {NULL, NULL, NULL};
+        for (int j = 0; j < 3 && status == CLRT_OK; j++)
+            status = clrt_buffer_view(&v[j], (clrt_buffer *)st[j].x, i * st[j].stride, 0, st[j].rows,
+                                      st[j].x->cols);
+        clrt__gemm_op one = *op;
+        one.count = 1;
+        one.a = v[0];
+        one.b = v[1];
+        one.c = v[2];
+        if (status == CLRT_OK)
+            status = clrt__gemm_run(q, ta, tb, &one, func);
+        for (int j = 0; j < 3; j++)
+            clrt_buffer_destroy(v[j]);
+    }
+    return status;
 }
 
 int clrt_gemm_strided_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, size_t m, size_t n, size_t k,
@@ -145,6 +169,8 @@ int clrt_gemm_strided_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, size_
     const clrt__gemm_op op = {.M = m, .N = n, .K = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
                               .count = count, .sa = count > 1 ? stride_a * a->ld : 0,
                               .sb = count > 1 ? stride_b * b->ld : 0, .sc = count > 1 ? stride_c * c->ld : 0};
+    if (clrt__is_16bit(a->dtype) || clrt__is_16bit(c->dtype))
+        return strided_16bit(q, ta, tb, &op, stacks, func);
     return clrt__gemm_run(q, ta, tb, &op, func);
 }
 
@@ -207,10 +233,12 @@ int clrt_gemm_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha,
         return st;
     clrt__gemm_op op = {.M = c[0]->rows, .N = c[0]->cols, .K = ta ? a[0]->rows : a[0]->cols, .alpha = alpha,
                         .beta = beta, .a = a[0], .b = b[0], .c = c[0], .count = count};
-    if (progression(a, count, &op.sa) && progression(b, count, &op.sb) &&
+    /* 16-bit operands: a product each, widened by clrt__gemm_run (math/widen.h) */
+    const int half = clrt__is_16bit(a[0]->dtype) || clrt__is_16bit(c[0]->dtype);
+    if (!half && progression(a, count, &op.sa) && progression(b, count, &op.sb) &&
         progression((const clrt_buffer *const *)c, count, &op.sc))
         return clrt__gemm_run(q, ta, tb, &op, func);
-    /* matrices scattered over allocations or strides: a launch each */
+    /* matrices scattered over allocations or strides, or 16-bit: a launch each */
     op.count = 1;
     for (size_t i = 0; i < count && st == CLRT_OK; i++) {
         op.a = a[i];

@@ -8,6 +8,7 @@
 #include "base/debug.h"
 #include "base/error.h"
 #include "base/util.h"
+#include "math/widen.h"
 #include "runtime/context.h"
 #include "runtime/kcache.h"
 #include "runtime/scratch.h"
@@ -175,11 +176,26 @@ static int check_common(const clrt_queue *q, const clrt_buffer *out, const clrt_
 
 static int check_float(const clrt_buffer *a, const char *func)
 {
-    if (clrt__is_16bit(a->dtype))
-        return clrt__refuse_16bit(func);
     if (a->dtype == CLRT_INT32)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "reductions of int32 matrices are not supported");
     return CLRT_OK;
+}
+
+/* A checked reduction of a 16-bit a: a and a 16-bit out widened to float32, the
+ * float32 reduction, out narrowed (math/widen.h). */
+static int reduce_widened(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *out, const clrt_buffer *a,
+                          const char *func)
+{
+    clrt__widening w = {0};
+    const clrt_buffer *wa, *wo;
+    int st = clrt__widen(q, &w, a, 1, func, &wa);
+    if (st == CLRT_OK)
+        st = clrt__widen(q, &w, out, 0, func, &wo);
+    if (st == CLRT_OK)
+        st = clrt_reduce(q, op, axis, (clrt_buffer *)wo, wa);
+    st = clrt__narrow(q, out, wo, st, func);
+    clrt__widen_done(&w);
+    return st;
 }
 
 int clrt_reduce(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *out, const clrt_buffer *a)
@@ -197,7 +213,8 @@ int clrt_reduce(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *o
         return clrt__fail(CLRT_EINVAL, func, "the output shares memory with a; a reduction cannot run in place");
     if (a->ctx != q->ctx || out->ctx != q->ctx)
         return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
-    if (a->dtype != out->dtype)
+    /* 16-bit a: out that dtype or float32 (math/widen.h) */
+    if (a->dtype != out->dtype && !(clrt__is_16bit(a->dtype) && out->dtype == CLRT_FLOAT32))
         return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (out %s, a %s)", clrt__dtype_word((int)out->dtype),
                           clrt__dtype_word((int)a->dtype));
     if ((status = check_float(a, func)) != CLRT_OK)
@@ -212,6 +229,8 @@ int clrt_reduce(clrt_queue *q, clrt_reduce_op op, clrt_axis axis, clrt_buffer *o
                           a->rows, a->cols, want_rows, want_cols);
     if ((status = clrt__check_usable(q->ctx, func)) != CLRT_OK)
         return status;
+    if (clrt__is_16bit(a->dtype))
+        return reduce_widened(q, op, axis, out, a, func);
     size_t rows = a->rows, cols = a->cols;
     /* one column's or one row's reduction is the reduction of every element, which
      * runs on a contiguous vector as one long row (a 10^7 x 1 column sum on POCL:
@@ -247,6 +266,15 @@ int clrt_argmax_rows(clrt_queue *q, clrt_buffer *out, const clrt_buffer *a)
         return clrt__fail(CLRT_EUNSUPPORTED, func, "%zu columns do not fit the int32 result", a->cols);
     if ((status = clrt__check_usable(q->ctx, func)) != CLRT_OK)
         return status;
+    if (clrt__is_16bit(a->dtype)) { /* a widened to float32 (math/widen.h) */
+        clrt__widening w = {0};
+        const clrt_buffer *wa;
+        status = clrt__widen(q, &w, a, 1, func, &wa);
+        if (status == CLRT_OK)
+            status = clrt_argmax_rows(q, out, wa);
+        clrt__widen_done(&w);
+        return status;
+    }
     plan pl;
     status = make_plan(q->ctx, CLRT__RED_ARGMAX, CLRT_EACH_ROW, (int)a->dtype, a->rows, a->cols, func, &pl);
     return status == CLRT_OK ? run_plan(q, &pl, CLRT__RED_ARGMAX, a, out, func) : status;
