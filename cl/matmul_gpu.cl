@@ -284,8 +284,38 @@ __attribute__((always_inline)) void tile_fma(REALV acc[TM][NV], const __local RE
 #define ACT_S(v, a) (v)
 #endif
 
+/* The epilogue over the work-item's TM x TN block of C, as store_c left it: the bias
+ * added and the activation applied (STORE_V, STORE_S). A pass of its own after the
+ * store, not inside it: while the store runs every accumulator is live, and the
+ * epilogue's loads and arithmetic there cost registers the GPUs' fp32 tiles do not
+ * have (clrt-isa: 24-56 bytes spilled on sm_90, on Arc and Iris Xe too); here the
+ * accumulators are dead, and the elements the same work-item just stored. */
+__attribute__((always_inline)) void epilogue_c(const uint M, const uint N, __global REAL *C, const uint ldc,
+                                               const size_t gr0, const size_t gc0, const uint tx,
+                                               const uint ty, const __global REAL *bias, const uint bias_ld,
+                                               const uint epi)
+{
+    for (int i = 0; i < TM; ++i) {
+        const size_t row = gr0 + ty * TM + i;
+        if (row >= M)
+            break;
+        __global REAL *Cr = C + row * ldc;
+        for (int j = 0; j < NV; ++j) {
+            const size_t col = gc0 + (j * WGX + tx) * VW;
+            if (col + VW <= N) {
+                STORE_V(VLOAD(0, Cr + col), Cr + col, row, col);
+            } else {
+                for (int q = 0; q < VW; ++q)
+                    if (col + q < N)
+                        STORE_S(Cr[col + q], Cr + col + q, row, col + q);
+            }
+        }
+    }
+}
+
 /* C = act(alpha acc + beta C + bias) for the work-item's TM x TN block (beta == 0: C only
- * written), its rows and columns past M and N left out. */
+ * written), its rows and columns past M and N left out: alpha acc + beta C stored, then
+ * the epilogue (epi != 0) in a pass of its own (epilogue_c). */
 __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, const uint N, const REAL alpha,
                                             const REAL beta, __global REAL *C, const ulong c_off, const uint ldc,
                                             const size_t gr0, const size_t gc0, const uint tx, const uint ty,
@@ -307,33 +337,32 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
                 REALV v = alpha * acc[i][j];
                 if (cvec) {
                     __global REALV *cv = (__global REALV *)(Cr + col);
-                    if (use_beta)
-                        v = fma((REALV)(beta), *cv, v);
-                    if (epi)
-                        STORE_V(v, Cr + col, row, col);
-                    else
-                        *cv = v;
+                    *cv = use_beta ? fma((REALV)(beta), *cv, v) : v;
                 } else {
-                    if (use_beta)
-                        v = fma((REALV)(beta), VLOAD(0, Cr + col), v);
-                    STORE_V(v, Cr + col, row, col);
+                    VSTORE(use_beta ? fma((REALV)(beta), VLOAD(0, Cr + col), v) : v, 0, Cr + col);
                 }
             } else {
 #pragma unroll
                 for (int q = 0; q < VW; ++q)
                     if (col + q < N) {
                         REAL v = alpha * LANE(acc[i][j], q);
-                        v = use_beta ? fma(beta, Cr[col + q], v) : v;
-                        STORE_S(v, Cr + col + q, row, col + q);
+                        Cr[col + q] = use_beta ? fma(beta, Cr[col + q], v) : v;
                     }
             }
         }
     }
+    if (epi)
+        epilogue_c(M, N, C, ldc, gr0, gc0, tx, ty, bias, bias_ld, epi);
 }
 
+/* C's place for the group: its k split's partial C, or its matrix of a batch. Worked
+ * out at the store, not kept in registers across the main loop: the general kernel's
+ * fp32 tile is at NVIDIA's 128-register cap, and that one value more spilled 36-48
+ * bytes on sm_90 (clrt-isa). */
+#define CZ (c_off + (ksplit ? (ulong)get_group_id(2) * M * ldc : (ulong)get_group_id(2) * sc))
+
 /* What both kernels start with: the group's place, the work-item's, zero sums; the
- * group's split of k (ksplit != 0): its first k, k_lo, its length, Kz, and its partial
- * product's place, cz. */
+ * group's split of k (ksplit != 0): its first k, k_lo, and its length, Kz. */
 #define PROLOGUE                                                                                  \
     const uint tx = get_local_id(0), ty = get_local_id(1);                                        \
     const uint lid = ty * WGX + tx;                                                               \
@@ -342,7 +371,6 @@ __attribute__((always_inline)) void store_c(REALV acc[TM][NV], const uint M, con
     const uint k_lo = ksplit ? (uint)get_group_id(2) * ksplit : 0;                               \
     const uint Kz = ksplit ? min(ksplit, K - k_lo) : K;                                           \
     const size_t zb = ksplit ? 0 : get_group_id(2); /* matrix zb of a batch */                    \
-    const ulong cz = c_off + (ksplit ? (ulong)get_group_id(2) * M * ldc : zb * sc);               \
     REALV acc[TM][NV];                                                                            \
     _Pragma("unroll") for (int i = 0; i < TM; ++i)                                                \
         _Pragma("unroll") for (int j = 0; j < NV; ++j) acc[i][j] = (REALV)(0);
@@ -372,7 +400,7 @@ void matmul(const uint M, const uint N, const uint K, const REAL alpha,
         tile_fma(acc, As, Bs, tx, ty);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
+    store_c(acc, M, N, alpha, beta, C, CZ, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
 }
 
 /* The fast kernel: K (and ksplit) a positive multiple of 2*TK, and for each operand
@@ -419,7 +447,7 @@ void matmul_fast(const uint M, const uint N, const uint K, const REAL alpha,
         FAST_STEP(0, 1, 1)
         FAST_STEP(1, 0, (uint)(k0 + 2 * TK < Kz))
     }
-    store_c(acc, M, N, alpha, beta, C, cz, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
+    store_c(acc, M, N, alpha, beta, C, CZ, ldc, gr0, gc0, tx, ty, bias + bias_off, bias_ld, epi);
 }
 
 /* C = the sum of the S partial products at P (each M x N, rows of N, one after the

@@ -29,11 +29,7 @@ MAIN_LOOP = "matmul_fast"
 # Misses known and reported while their owner decides, each with why: --check prints them
 # on every run and fails on any other miss, and on an entry here that no longer happens
 # (so that this list stays true). (target, entry, dtype) -> why.
-KNOWN = {
-    ("sm_89", "matmul", "f32"): "NVIDIA's class caps its fp32 GEMM builds at 128 registers "
-    "(-cl-nv-maxrregcount=128: 16 warps per SM on sm_90 and sm_80); on Ada ptxas then spills 16-40 bytes "
-    "in the general kernel (NN, TN, TT); matmul_fast spills nothing",
-}
+KNOWN = {}
 # AMD's CNN class: LLVM spills 24-33 SGPRs of maxpool_forward (about 100 in use) into VGPR
 # lanes on CDNA, no scratch memory
 for _t in ("gfx90a", "gfx942"):
