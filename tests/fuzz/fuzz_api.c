@@ -77,13 +77,18 @@ static size_t dim(input *in)
 
 static clrt_dtype dtype_of(unsigned k)
 {
-    static const int dtypes[] = {CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT32, CLRT_INT32, 0, 4, -1, 255};
+    static const int dtypes[] = {CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT16, CLRT_INT32, 0, CLRT_BFLOAT16, 6, -1};
     return (clrt_dtype)dtypes[k & 7];
 }
 
 /* ---- the model: what clrt.h says each call must return */
 
-static size_t elem_of(clrt_dtype d) { return d == CLRT_FLOAT32 || d == CLRT_INT32 ? 4 : d == CLRT_FLOAT64 ? 8 : 0; }
+static int is16(clrt_dtype d) { return d == CLRT_FLOAT16 || d == CLRT_BFLOAT16; }
+
+static size_t elem_of(clrt_dtype d)
+{
+    return d == CLRT_FLOAT32 || d == CLRT_INT32 ? 4 : d == CLRT_FLOAT64 ? 8 : is16(d) ? 2 : 0;
+}
 
 static int ctx_live(const clrt_context *c) { return c && c->tag == CLRT__TAG_CONTEXT; }
 
@@ -132,7 +137,8 @@ static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt
         return CLRT_EINVAL;
     if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
         return CLRT_EINVAL;
-    if (a->dtype != b->dtype || a->dtype != c->dtype)
+    /* a and b share a dtype; c is it, or float32 where a and b are 16-bit (computed in float32) */
+    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(is16(a->dtype) && c->dtype == CLRT_FLOAT32)))
         return CLRT_ESHAPE;
     return CLRT_OK;
 }
