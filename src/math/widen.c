@@ -14,7 +14,7 @@ int clrt__widen(clrt_queue *q, clrt__widening *w, const clrt_buffer *src, int lo
     if (w->n >= (int)(sizeof w->tmp / sizeof w->tmp[0]))
         return clrt__fail(CLRT_EINVAL, func, "too many 16-bit operands"); /* not reached: callers have <= 6 */
     clrt_buffer *t = NULL;
-    int st = clrt_buffer_create(&t, q->ctx, CLRT_FLOAT32, src->rows, src->cols);
+    int st = clrt__buffer_new(&t, q->ctx, CLRT_FLOAT32, src->rows, src->cols, func);
     if (st != CLRT_OK)
         return st;
     w->tmp[w->n++] = t;

@@ -19,6 +19,14 @@ int clrt_buffer_create(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, s
     int status = clrt__check_context(ctx, func);
     if (status != CLRT_OK)
         return status;
+    return clrt__buffer_new(out, ctx, dtype, rows, cols, func);
+}
+
+int clrt__buffer_new(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, size_t rows, size_t cols,
+                     const char *func)
+{
+    int status;
+    *out = NULL;
     size_t elem = clrt__dtype_size((int)dtype);
     if (!elem)
         return clrt__fail(CLRT_EINVAL, func, "unknown dtype %d (use CLRT_FLOAT32, CLRT_FLOAT64, CLRT_INT32, "

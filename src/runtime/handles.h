@@ -160,5 +160,10 @@ int clrt__context_fail_late(clrt_context *ctx, const char *func, cl_int code, co
  * docs/nn.md). A host write sizes the shadow anew. CL_SUCCESS or the OpenCL
  * error (the caller reports it). */
 cl_int clrt__zero_on_emulator(clrt_queue *q, cl_mem m, size_t bytes);
+/* clrt_buffer_create for a context the caller has already checked (a queue's): the
+ * library's own temporaries, which work on a context the user gave up while its queues
+ * live, as every operation there does; failures are reported under func. */
+int clrt__buffer_new(clrt_buffer **out, clrt_context *ctx, clrt_dtype dtype, size_t rows, size_t cols,
+                     const char *func);
 
 #endif

@@ -143,6 +143,13 @@ static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt
     return CLRT_OK;
 }
 
+/* A 16-bit operand runs widened: a float32 copy of its shape, which the device
+ * must be able to hold (clrt_buffer_create's CLRT_ENOMEM otherwise). */
+static int widened_fits(const clrt_queue *q, const clrt_buffer *x)
+{
+    return !is16(x->dtype) || x->rows * x->cols <= q->ctx->info.max_alloc / sizeof(float);
+}
+
 static int expect_add(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
 {
     int s = expect_operands(q, c, a, b, 0);
@@ -152,7 +159,10 @@ static int expect_add(const clrt_queue *q, const clrt_buffer *c, const clrt_buff
         return CLRT_EUNSUPPORTED; /* no arithmetic on int32 */
     if (!(a->rows == b->rows && a->cols == b->cols && c->rows == a->rows && c->cols == a->cols))
         return CLRT_ESHAPE;
-    return usable(q->ctx);
+    s = usable(q->ctx);
+    if (s == CLRT_OK && (!widened_fits(q, a) || !widened_fits(q, c)))
+        return CLRT_ENOMEM;
+    return s;
 }
 
 static int expect_matmul(const clrt_queue *q, const clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
@@ -166,7 +176,10 @@ static int expect_matmul(const clrt_queue *q, const clrt_buffer *c, const clrt_b
         return CLRT_ESHAPE;
     if (a->rows > UINT_MAX || a->cols > UINT_MAX || b->cols > UINT_MAX)
         return CLRT_EUNSUPPORTED;
-    return usable(q->ctx);
+    s = usable(q->ctx);
+    if (s == CLRT_OK && (!widened_fits(q, a) || !widened_fits(q, b) || !widened_fits(q, c)))
+        return CLRT_ENOMEM;
+    return s;
 }
 
 /* The call returned what the model says; a refusal names its function. */
