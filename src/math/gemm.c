@@ -220,6 +220,22 @@ static int gemm_dot(clrt_queue *q, clrt__built *k, const char *func, const gemm_
     return status;
 }
 
+/* math/gemm.h */
+int clrt__gemm_same_kind(const clrt_queue *q, const clrt_buffer *a, const clrt_buffer *b, const clrt_buffer *c,
+                         const char *func)
+{
+    if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
+        return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
+    /* 16-bit a and b: one dtype, c that dtype or float32 (math/widen.h) */
+    const int half = clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype);
+    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(half && c->dtype == CLRT_FLOAT32)))
+        return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
+                          clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
+    if (a->dtype == CLRT_INT32)
+        return clrt__fail(CLRT_EUNSUPPORTED, func, "products of int32 matrices are not supported");
+    return CLRT_OK;
+}
+
 /* Checks in the order that makes the status predictable: live handles and
  * the transposes, then c sharing memory with an input (EINVAL before
  * contexts, dtypes and shapes, as clrt_matmul always did), one context, one
@@ -242,15 +258,9 @@ int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const cl
     if (clrt__overlap(c, a) || clrt__overlap(c, b))
         return clrt__fail(CLRT_EINVAL, func, "the output c shares memory with %s; a product cannot run in place",
                           clrt__overlap(c, a) ? "a" : "b");
-    if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
-        return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
-    /* 16-bit a and b: one dtype, c that dtype or float32 (math/widen.h) */
-    const int half = clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype);
-    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(half && c->dtype == CLRT_FLOAT32)))
-        return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
-                          clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
-    if (a->dtype == CLRT_INT32)
-        return clrt__fail(CLRT_EUNSUPPORTED, func, "products of int32 matrices are not supported");
+    int kind = clrt__gemm_same_kind(q, a, b, c, func);
+    if (kind != CLRT_OK)
+        return kind;
     const size_t M = ta ? a->cols : a->rows, K = ta ? a->rows : a->cols;
     const size_t Kb = tb ? b->cols : b->rows, N = tb ? b->rows : b->cols;
     if (K != Kb || c->rows != M || c->cols != N)

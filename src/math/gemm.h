@@ -32,4 +32,9 @@ int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const cl
  * strides may be any size_t). */
 int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func);
 
+/* The operands of a product agree: one context (the queue's), a and b one dtype, c that
+ * dtype or float32 for 16-bit a and b, no int32. CLRT_OK or the refusal, under func. */
+int clrt__gemm_same_kind(const clrt_queue *q, const clrt_buffer *a, const clrt_buffer *b, const clrt_buffer *c,
+                         const char *func);
+
 #endif

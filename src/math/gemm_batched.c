@@ -76,22 +76,6 @@ static int live_operands(const clrt_queue *q, const clrt_buffer *a, const clrt_b
     return st;
 }
 
-/* One context, dtypes a product takes (as clrt_gemm). */
-static int same_kind(const clrt_queue *q, const clrt_buffer *a, const clrt_buffer *b, const clrt_buffer *c,
-                     const char *func)
-{
-    if (a->ctx != q->ctx || b->ctx != q->ctx || c->ctx != q->ctx)
-        return clrt__fail(CLRT_EINVAL, func, "operands and queue belong to different contexts");
-    /* 16-bit a and b: one dtype, c that dtype or float32 (as clrt_gemm) */
-    const int half = clrt__is_16bit(a->dtype) || clrt__is_16bit(b->dtype) || clrt__is_16bit(c->dtype);
-    if (a->dtype != b->dtype || (a->dtype != c->dtype && !(half && c->dtype == CLRT_FLOAT32)))
-        return clrt__fail(CLRT_ESHAPE, func, "dtypes differ (c %s, a %s, b %s)", clrt__dtype_word((int)c->dtype),
-                          clrt__dtype_word((int)a->dtype), clrt__dtype_word((int)b->dtype));
-    if (a->dtype == CLRT_INT32)
-        return clrt__fail(CLRT_EUNSUPPORTED, func, "products of int32 matrices are not supported");
-    return CLRT_OK;
-}
-
 /* The windows: each stack's columns, its rows' arithmetic, inside its buffer,
  * c's apart from each other and from a's and b's. */
 static int check_stacks(const stack st[3], size_t m, const char *func)
@@ -147,7 +131,7 @@ int clrt_gemm_strided_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, size_
     int st = live_operands(q, a, b, c, ta, tb, func);
     if (st != CLRT_OK || count == 0)
         return st;
-    if ((st = same_kind(q, a, b, c, func)) != CLRT_OK)
+    if ((st = clrt__gemm_same_kind(q, a, b, c, func)) != CLRT_OK)
         return st;
     if (m == 0 || n == 0 || k == 0)
         return clrt__fail(CLRT_EINVAL, func, "m, n and k must be positive (m %zu, n %zu, k %zu)", m, n, k);
