@@ -144,6 +144,18 @@ def check_support(bad):
                            "clrt's inside (the public headers and its own folder only)")
 
 
+def check_private_names(bad):
+    """No header of tools/, examples/, support/ or tests/ named as a header of src/:
+    an include of "args.h" or "tune.h" from a tool reads as the library's inside,
+    which outside programs never see."""
+    private = {os.path.basename(p) for p in sources(src, (".h",))}
+    for top in ("tools", "examples", "support", "tests"):
+        for path in sources(os.path.join(root, top), (".h",)):
+            if os.path.basename(path) in private:
+                bad.append(f"{os.path.relpath(path, root)}: named as a header of src/; outside programs see "
+                           "only <clrt/...>, so give it a name of its own (docs/conventions.md, \"Names\")")
+
+
 def check_outside(bad):
     """tools/ and examples/: the public headers, their own folder, tools/common/, support/."""
     for top in ("tools", "examples"):
@@ -175,6 +187,7 @@ def main():
         check_src(allowed, bad)
     check_names(bad)
     check_support(bad)
+    check_private_names(bad)
     check_outside(bad)
     for b in bad:
         print("layers:", b)

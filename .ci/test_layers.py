@@ -103,6 +103,9 @@ class Layers(unittest.TestCase):
     def test_src_known_repeats_pass(self):
         self.passes({"src/base/device.c": "int a;\n", "src/runtime/device.c": "int b;\n"})
 
+    def test_tool_header_named_as_src_header(self):
+        self.fails({"tools/common/handles.h": "int h;\n"}, "named as a header of src/")
+
     def test_src_top_file(self):
         self.fails({"src/loose.c": "int x;\n"}, "src/'s top")
 

@@ -1,5 +1,5 @@
 /* libFuzzer target: clrt-bench's command line (tools/bench/cli/opts.c,
- * bench_opts_parse, over tools/common/args.c) on arbitrary argument lists:
+ * bench_opts_parse, over tools/common/tool_args.c) on arbitrary argument lists:
  * the input split at its NUL bytes into argv[1..]. Beyond "no crash, no
  * sanitizer report": a parse returns 0, 1 or 2; one accepted has every list
  * within its bounds, every size and count at least 1, every case's host

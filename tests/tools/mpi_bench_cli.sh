@@ -1,5 +1,5 @@
 #!/bin/sh
-# clrt-mpi-bench's command line on 2 ranks (tools/common/args.h): a bad
+# clrt-mpi-bench's command line on 2 ranks (tools/common/tool_args.h): a bad
 # value is refused before any device or collective, with exit 2 and one line
 # naming the option and the value, said by rank 0 alone. --floats is an
 # element count MPI_Allreduce's int count must hold (it was read by

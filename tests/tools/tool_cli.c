@@ -1,4 +1,4 @@
-/* The tools' command lines (tools/common/args.h): every refusal exits 2 with
+/* The tools' command lines (tools/common/tool_args.h): every refusal exits 2 with
  * one line on stderr that names the tool, the option and the value at fault,
  * before any device is opened (this suite runs with no OpenCL platform).
  * clrt-bench's sizes above all: a shape is N or MxNxK ("5x", "5x5x5x" are

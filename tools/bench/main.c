@@ -45,7 +45,7 @@
 #include "report/plot.h"
 #include "report/print.h"
 #include "report/progress.h"
-#include "tune/tune.h"
+#include "tune/bench_tune.h"
 
 static bench_opts opts;
 static bench_report report;

@@ -22,7 +22,7 @@
 #include <clrt/clrt.h>
 #include <clrt/clrt_tune.h>
 
-#include "common/args.h"
+#include "common/tool_args.h"
 #include "common/output.h"
 
 static double now(void)

@@ -7,7 +7,7 @@
 
 #include <clrt/clrt.h>
 
-#include "common/args.h"
+#include "common/tool_args.h"
 #include "common/output.h"
 #include "kernels.h"
 #include "warm.h"

@@ -17,7 +17,7 @@
 
 #include <clrt/clrt_mpi.h>
 
-#include "common/args.h"
+#include "common/tool_args.h"
 #include "common/output.h"
 
 static int cmp(const void *a, const void *b) {

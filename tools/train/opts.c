@@ -8,7 +8,7 @@
 
 #include <clrt/clrt.h>
 
-#include "common/args.h"
+#include "common/tool_args.h"
 
 static const char usage[] =
     "usage: clrt-train [--data DIR] [--epochs N] [--batch N] [--lr X] [--momentum X] [--seed N]\n"

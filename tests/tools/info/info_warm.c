@@ -4,7 +4,7 @@
  * steps that --jobs 1 runs (so the plan was split, not run twice); that
  * --jobs 1 on those caches then compiles nothing, which it would if a share
  * had skipped a step. Bad options, values and selectors exit 2 with one
- * line naming them (common/args.h), once. On POCL (a real run of the tool). */
+ * line naming them (common/tool_args.h), once. On POCL (a real run of the tool). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

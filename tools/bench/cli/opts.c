@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/args.h"
+#include "common/tool_args.h"
 #include "measure/timing.h"
 
 /* --help, a line an entry (each printed with its newline). */

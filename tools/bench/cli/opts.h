@@ -67,7 +67,7 @@ typedef struct bench_opts {
     const char *child_raw_binary; /* --child-raw-first: its program binary file, NULL: from source */
 } bench_opts;
 
-/* Fill from argv (common/args.h's rules: an unknown option, a missing value
+/* Fill from argv (common/tool_args.h's rules: an unknown option, a missing value
  * or a bad one is one line on stderr naming it). 0: run; 1: done (help
  * printed); 2: usage error (message printed). Every size and count is
  * range-checked here: a shape is N or MxNxK, each at least 1, and the

@@ -1,7 +1,7 @@
 /* clrt-bench's hold on one device: the context users get (tuned parameters
  * when there are some) and, when needed, one forced to the defaults. Shared
  * by the case runner (bench/measure/cases.c), the first-call and overhead
- * measurements, and the tuner (bench/tune/tune.c). */
+ * measurements, and the tuner (bench/tune/bench_tune.c). */
 #ifndef CLRT_TOOLS_BENCH_SESSION_H
 #define CLRT_TOOLS_BENCH_SESSION_H
 

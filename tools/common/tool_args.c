@@ -1,5 +1,5 @@
-/* The tools' command-line reading (see common/args.h). */
-#include "common/args.h"
+/* The tools' command-line reading (see common/tool_args.h). */
+#include "common/tool_args.h"
 
 #include <errno.h>
 #include <limits.h>

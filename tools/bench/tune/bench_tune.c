@@ -1,4 +1,4 @@
-/* clrt-bench --tune (see bench/tune/tune.h): a thin command line over the
+/* clrt-bench --tune (see bench/tune/bench_tune.h): a thin command line over the
  * library's tuner (clrt_tune_run in <clrt/clrt_tune.h>), which searches,
  * checks every candidate against the host and times it side by side; this
  * file picks what to tune, shows progress, stores the winners in the tuned
@@ -12,7 +12,7 @@
 
 #include "common/output.h"
 #include "report/progress.h"
-#include "tune/tune.h"
+#include "tune/bench_tune.h"
 
 static void on_progress(void *user, const char *line)
 {
