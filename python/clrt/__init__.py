@@ -39,7 +39,7 @@ from ._kernel import Kernel, LocalMemory, Program
 from . import autograd
 from . import nn
 
-__version__ = "0.2.0"
+__version__ = "0.1.0"  # the library's and the wheel's (python/pyproject.toml)
 
 # numpy's names of the elementwise operations (the former clrt.Array API)
 subtract, multiply, divide = sub, mul, div
