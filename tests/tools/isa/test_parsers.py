@@ -6,6 +6,7 @@ The expected figures were read off the files by hand (the line counts by grep), 
 the tool. Run: python3 test_parsers.py [TOOLS_ISA_DIR] (ctest passes tools/isa)."""
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,18 @@ class NvidiaParsers(unittest.TestCase):
         d = nvidia.parse_ptxas(log, "k")
         self.assertEqual((d["spill_stores"], d["spill_loads"], d["registers"], d["local_bytes"]), (20, 16, 64, 16384))
 
+    def test_ptxas_misread_fails(self):
+        # every entry has its registers and its stack/spill line: a log without them is
+        # misread, not a kernel of 0 registers and no spills
+        log = data("sm_90/ptxas.log")
+        log = log[log.find("ptxas info    : Compiling entry function 'dot_local'"):]  # its part alone
+        for said in ("Used 34 registers", "0 bytes stack frame", "0 bytes spill stores", "0 bytes spill loads"):
+            with self.subTest(said=said), self.assertRaises(run.Failed):
+                nvidia.parse_ptxas(log.replace(said, ""), "dot_local")
+        # shared memory and barriers are said only when used
+        d = nvidia.parse_ptxas(log.replace(", used 1 barriers, 1024 bytes smem", ""), "dot_local")
+        self.assertEqual((d["registers"], d["local_bytes"], d["barriers_used"]), (34, 0, 0))
+
     def test_sass_hottest_loop(self):
         sass = data("sm_90/k.sass")
         ins = nvidia.parse_sass(sass, "dot_local")
@@ -72,6 +85,15 @@ class NvidiaParsers(unittest.TestCase):
         with self.assertRaises(run.Failed):
             nvidia.parse_sass(data("sm_90/k.sass"), "saxpy")
 
+    def test_sass_misread_fails(self):
+        sass = data("sm_90/k.sass")
+        # a branch to a label the parser did not see: a misread, not a kernel without loops
+        with self.assertRaises(run.Failed):
+            nvidia.parse_sass(sass.replace(".L_x_6:", ".L_y_6:"), "dot_local")
+        # a section whose lines the parser reads none of
+        with self.assertRaises(run.Failed):
+            nvidia.parse_sass(re.sub(r"/\*[0-9a-f]{4}\*/", "/*addr*/", sass), "dot_local")
+
     def test_sass_classify(self):
         c = lambda text: nvidia.classify(dict(text=text, op=text.split()[0]))
         self.assertEqual(c("DFMA R4, R2, R6, R4"), ("fma", ("f64", 1)))
@@ -91,6 +113,20 @@ class AmdParsers(unittest.TestCase):
         self.assertEqual(amd.parse_metadata(data("gfx1100/k.s"), "dot_local")["simd"], 32)
         with self.assertRaises(run.Failed):
             amd.parse_metadata(s, "dot")
+
+    def test_metadata_misread_fails(self):
+        # a field every kernel has, missing: a misread, never 0 registers or 0 spills
+        s = data("gfx90a/k.s")
+        for key in amd.REQUIRED:
+            with self.subTest(key=key), self.assertRaises(run.Failed):
+                amd.parse_metadata(re.sub(r"(?m)^\s*\.%s:.*\n" % key, "", s), "dot_local")
+        self.assertEqual(amd.parse_metadata(data("gfx1100/k.s"), "dot_local")["agprs"], 0)  # none on RDNA3
+
+    def test_body_misread_fails(self):
+        s = data("gfx90a/k.s")
+        label = re.search(r"s_branch (\.LBB\d+_\d+)", s).group(1)
+        with self.assertRaises(run.Failed):
+            amd.parse_body(s.replace(label + ":", ".Lnot_it:"), "dot_local")
 
     def test_packed_fma_loop(self):
         h = hottest(amd, amd.parse_body(data("gfx90a/k.s"), "dot_local"), "gfx90a")
@@ -125,6 +161,15 @@ class IntelParsers(unittest.TestCase):
                          dict(simd=32, reqd_group=None, grf=128, local_bytes=0))
         with self.assertRaises(run.Failed):
             intel.parse_ptm(ptm, "dot")
+
+    def test_patch_tokens_misread_fail(self):
+        tokens = intel.parse_ptm(data("pvc/PTM.txt"), "dot_local")
+        with self.assertRaises(run.Failed):  # no execution environment: never SIMD0
+            intel.ptm_facts({k: v for k, v in tokens.items() if k != intel.TOKEN_EXEC_ENV})
+        with self.assertRaises(run.Failed):  # one too short for its GRF word
+            intel.ptm_facts({**tokens, intel.TOKEN_EXEC_ENV: [tokens[intel.TOKEN_EXEC_ENV][0][:80]]})
+        with self.assertRaises(run.Failed):  # a listing of no instruction
+            intel.parse_asm("// no code\n")
 
     def test_lsc_loop(self):
         ins = intel.parse_asm(data("pvc/dot_local_KernelHeap.asm"))
@@ -285,6 +330,14 @@ class Builds(unittest.TestCase):
                          [("sm_89", "matmul_fast", "/src/matmul.cl"), ("acm-g10", "maxpool_forward", "/src/nn_pool.cl")])
         self.assertEqual([j.target for j in builds.jobs(rows, "/src", classes=["intel"])], ["acm-g10"])
         self.assertEqual(len(builds.jobs(rows, "/src", programs=["matmul"])), 3)
+
+    def test_rows_misread_fail(self):
+        # a line that is no build, or none at all: never a build left out of --check
+        for text in ("nvidia sm_90 matmul matmul_fast f32 NN\n", self.ROWS + "nvidia sm_90 matmul x f32 NN all m.cl -D\n",
+                     "# intel-arc matmul f64: no fp64\n", ""):
+            with self.subTest(text=text), self.assertRaises(run.Failed):
+                builds.parse_rows(text)
+        self.assertEqual(len(builds.parse_rows(self.ROWS + "\n")[0]), 2)  # a blank line is nothing
 
     def test_targets(self):
         self.assertEqual(parse_targets("intel,sm_90"), ["sm_90", "pvc", "acm-g10", "tgllp"])
