@@ -7,9 +7,11 @@ Usage: .ci/gpu_isa_table.py RESULTS.jsonl [--doc docs/gpu-isa.md] [--write | --c
   (neither)  print the generated text
   --write    put it into the page (--date: the date its intro names; default today)
   --check    exit 1 where the page's figures differ from RESULTS, when both come from the
-             same compiler versions (other versions: say so, and compare nothing)"""
+             same compiler versions (other versions: say so, and compare nothing); and where
+             RESULTS is empty or does not give every compiler's version"""
 import argparse
 import datetime
+import difflib
 import json
 import os
 import re
@@ -132,6 +134,12 @@ def main():
     old = page[i:j].strip("\n")
     if a.check:
         m = re.match(r"Figures of (\S+), from (.*?)\.\n", old)
+        if not results or "?" in versions(results):
+            # a run of nothing, or a compiler whose version its toolchain line does not give,
+            # would make every page "other versions": a check that never compares
+            print("gpu_isa_table: %s: %s" % (a.results, "no results" if not results else
+                                             "the compilers' versions not all read (%s)" % versions(results)))
+            return 1
         if not m or m.group(2) != versions(results):
             print("gpu_isa_table: %s's figures come from other compiler versions (%s; here: %s): not compared"
                   % (a.doc, m.group(2) if m else "none named", versions(results)))
@@ -139,9 +147,9 @@ def main():
         new = generate(results, m.group(1)).strip("\n")
         if new != old:
             print("gpu_isa_table: %s's figures differ from this run's (regenerate: .ci/gpu-isa.sh --doc):" % a.doc)
-            for o, n in zip(old.splitlines(), new.splitlines()):
-                if o != n:
-                    print("  page: %s\n  run:  %s" % (o, n))
+            # every line that differs, a row added or gone too (zip stopped at the shorter)
+            for line in difflib.unified_diff(old.splitlines(), new.splitlines(), "page", "run", n=0, lineterm=""):
+                print("  " + line)
             return 1
         print("gpu_isa_table: %s's figures match this run's" % a.doc)
         return 0
