@@ -19,7 +19,7 @@ TOOL = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(HE
 sys.path.insert(0, TOOL)
 
 from clrt_isa import amd, builds, goals, intel, loops, nvidia, occupancy, report, run  # noqa: E402
-from clrt_isa.targets import TARGETS, parse_targets  # noqa: E402
+from clrt_isa.targets import TARGETS, parse_targets, target_for_device  # noqa: E402
 
 
 def data(path):
@@ -346,6 +346,16 @@ class Builds(unittest.TestCase):
         with self.assertRaises(ValueError):
             parse_targets("sm_70")
 
+    def test_device_names(self):
+        # CL_DEVICE_NAME as drivers report it -> target (gpu-check.sh's offline step, --device)
+        for name, target in (("NVIDIA H200", "sm_90"), ("NVIDIA A100-SXM4-80GB", "sm_80"), ("NVIDIA L40S", "sm_89"),
+                             ("gfx90a:sramecc+:xnack-", "gfx90a"), ("AMD Instinct MI300X", "gfx942"),
+                             ("gfx1100", "gfx1100"), ("Intel(R) Data Center GPU Max 1550", "pvc"),
+                             ("Intel(R) Arc(TM) A770 Graphics", "acm-g10"), ("Intel(R) Iris(R) Xe Graphics", "tgllp"),
+                             ("pthread-Intel(R) Xeon(R) Platinum 8480+", None), ("NVIDIA GeForce GTX 1080", None)):
+            with self.subTest(name=name):
+                self.assertEqual(target_for_device(name), target)
+
 
 class MissingCompilers(unittest.TestCase):
     def run_tool(self, *args):
@@ -365,6 +375,14 @@ class MissingCompilers(unittest.TestCase):
         p = self.run_tool("-t", "pvc", "--optional")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("setup.sh intel", p.stderr)
+
+    def test_refusals(self):
+        p = self.run_tool("--device", "pthread-Intel(R) Xeon(R) Platinum 8480+")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("no target known for the device", p.stderr)
+        p = self.run_tool("-t", "sm_70")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("unknown target 'sm_70'", p.stderr)
 
 
 class GpuIsaTable(unittest.TestCase):
