@@ -4,7 +4,8 @@ relative link [text](file#anchor) names a tracked file or folder and, into a
 Markdown file, a heading's anchor (GitHub's rule); each repository path cited
 (src/..., tools/..., docs/..., ...) is a tracked file or folder, or a program
 built from one (examples/quickstart from examples/quickstart.c); and each
-Markdown file named (DESIGN.md, say) is in the tree; and each table row ends
+Markdown file named (DESIGN.md, say) is in the tree, and no relative path
+climbs out of it (../shared/...); and each table row ends
 with its pipe and has as many cells as its table's header (a row run into the
 text after it breaks the table).
 
@@ -61,14 +62,17 @@ DATE = re.compile(r"\b(?:(?:19|20)\d\d-[01]\d-[0-3]\d"
 # Phrases of a record: what changed, when, against what came before.
 RECORD_PHRASES = [
     r"\bcommits? before\b", r"\bthe (?:previous|last|earlier) commit\b", r"\bcommit [0-9a-f]{7,40}\b",
-    r"\b(?:that|this|the same|in the|early|late|this|one) (?:morning|afternoon|evening|night)\b",
+    r"\b(?:that|this|the same|in the|early|late|one) (?:morning|afternoon|evening|night)\b",
     r"\bthat day\b", r"\b(?:yesterday|today|tonight)\b",
-    r"\b(?:before|after|since|until) (?:19|20)\d\d\b",
+    # a year, not a count ("after 2048 steps", "since 2048 x 2048 fits", "a 2048-element row")
+    r"\b(?:before|after|since|until) (?:19|20)\d\d\b(?!\s?[x×*]\s?\d)(?!-[a-z])(?! [a-z]{2,}s\b)",
     r"\balternated with (?:the|an?) (?:commit|build|version)\b",
     r"\bsince [^.;:()]{1,80}, not \d",
     r"\bwhere it (?:built|took|launched|ran|had|used|gave|read)\b",
     r"\b(?:not |never )?re-(?:measured|run)\b", r"\bnot yet (?:re-?run|measured|re-measured)\b",
-    r"\b(?<!best )so far\b", r"\bno longer\b", r"\bused to\b",
+    # "no longer than 100 lines" is a bound; "the buffer used to hold it" a use
+    r"\b(?<!best )so far\b", r"\bno longer\b(?! than)",
+    r"\b(?:(?:it|they|this|that|which|we|there) used to|used to be)\b",
     r"\b(?:fixed|changed|added|merged|measured) since\b",
     r"\b(?:before|after) (?:these|this|that|the) (?:changes?|commit|merge|round|fix)\b",
     r"\bearlier (?:runs?|the same day|that day)\b", r"\bthe runs? before\b",
@@ -100,7 +104,9 @@ def anchors(path, cache={}):
     dropped, spaces as -, a repeated one suffixed -1, -2, ..."""
     if path not in cache:
         seen, out = {}, set()
-        for m in re.finditer(r"(?m)^#{1,6}\s+(.*?)\s*$", FENCE.sub("", open(path).read())):
+        with open(path) as f:
+            text = f.read()
+        for m in re.finditer(r"(?m)^#{1,6}\s+(.*?)\s*$", FENCE.sub("", text)):
             slug = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
             n = seen.get(slug, 0)
             seen[slug] = n + 1
@@ -123,10 +129,16 @@ def check_links(md, text, files, folders):
 
 
 def check_citations(md, text, files, folders):
+    """Repository paths (src/..., or any ../...: relative to md) and Markdown names cited in
+    text that are not in the tree; a ../ path that climbs out of it (../shared/...) too."""
     names = {os.path.basename(f) for f in files}
-    for m in re.finditer(r"(?<![\w/.$-])((?:\.\./)*(?:%s)/[\w/.*-]*[\w*])" % "|".join(map(re.escape, TOP)), text):
+    top = r"(?:%s)/[\w/.*-]*[\w*]" % "|".join(map(re.escape, TOP))
+    for m in re.finditer(r"(?<![\w/.$-])(%s|(?:\.\./)+[\w.-][\w/.*-]*[\w*])" % top, text):
         cited = m.group(1)
         path = os.path.normpath(os.path.join(os.path.dirname(md), cited)) if cited.startswith("..") else cited
+        if path.startswith(".."):
+            yield f"{md}: cites {cited}, outside the repository"
+            continue
         if path in files or path in folders or any(path + ext in files for ext in (".c", ".py", ".sh")):
             continue
         if "*" in path and fnmatch.filter(files, path):  # a pattern (cl/transpose*.cl) that matches

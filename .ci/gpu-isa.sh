@@ -29,7 +29,7 @@ esac
 
 if [ "$mode" = gate ]; then
     t0=$(date +%s)
-    sh tools/isa/setup.sh || { echo "gpu-isa.sh: installing the compilers failed"; exit 1; }
+    sh tools/isa/setup.sh || { echo "gpu-isa.sh: installing the compilers failed (tools/isa/setup.sh, its part and command above)"; exit 1; }
     echo "== the offline compilers installed in $(($(date +%s) - t0)) s"
 fi
 

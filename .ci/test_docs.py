@@ -5,6 +5,8 @@ pages, README's test command against .ci/run's). Run by ctest
 (unit_ci_test_docs) and by hand: python3 .ci/test_docs.py."""
 import importlib.util
 import os
+import re
+import tempfile
 import unittest
 
 spec = importlib.util.spec_from_file_location(
@@ -63,22 +65,47 @@ class Dates(unittest.TestCase):
 
 
 class Stories(unittest.TestCase):
+    PHRASES = ("alternated with the commit before, two runs each",
+               "the commit before it read 5,020 images/s",
+               "that night, with fewer programs",
+               "in the morning the machine was quiet",
+               "2.0 s (1.55 s before 2026-12-07)",
+               "since a step launches 54 kernels, not 64, and",
+               "a run builds 5 programs where it built 10",
+               "not re-measured since the defaults changed",
+               "the kernels have changed since",
+               "one run so far",
+               "the same afternoon, again",
+               "at commit a09b185",
+               "it no longer launches a transpose",
+               "as the previous commit did",
+               "measured that day",
+               "as measured yesterday",
+               "since 2026 the kernel is tiled",
+               "not yet measured on a GPU",
+               "it used to launch two kernels",
+               "the step used to be slower",
+               "after the merge it is faster",
+               "earlier runs gave 3 s",
+               "the run before gave 3 s",
+               "the old figures were lower")
+
     def test_phrases_fail(self):
-        for phrase in ("alternated with the commit before, two runs each",
-                       "the commit before it read 5,020 images/s",
-                       "that night, with fewer programs",
-                       "in the morning the machine was quiet",
-                       "2.0 s (1.55 s before 2026-12-07)",
-                       "since a step launches 54 kernels, not 64, and",
-                       "a run builds 5 programs where it built 10",
-                       "not re-measured since the defaults changed",
-                       "the kernels have changed since",
-                       "one run so far",
-                       "the same afternoon, again",
-                       "at commit a09b185",
-                       "it no longer launches a transpose"):
+        for phrase in self.PHRASES:
             with self.subTest(phrase=phrase):
                 self.assertTrue(record(phrase + "\n"), phrase)
+
+    def test_every_phrase_rule_has_a_failing_case(self):
+        for rule in docs.RECORD_PHRASES:
+            with self.subTest(rule=rule):
+                self.assertTrue(any(re.search(rule, p, re.I) for p in self.PHRASES), rule)
+
+    def test_counts_bounds_and_uses_pass(self):
+        # what reads like a story but says what is true now
+        self.assertEqual(record("After 2048 steps the loss is 0.3; since 2048 x 2048 fits, a 2048-element row "
+                                "does too. No function is longer than 100 lines, and none no longer than it "
+                                "needs. The buffer used to hold the sums is freed; which buffer is used to "
+                                "hold them is up to the caller.\n"), [])
 
     def test_present_tense_passes(self):
         text = ("A step launches 54 kernels; a run builds 5 programs. Since POCL compiles a kernel at "
@@ -130,6 +157,52 @@ class Owners(unittest.TestCase):
     def test_figures_in_separate_paragraphs_not_attached(self):
         self.assertEqual(self.owners({"a.md": "`quickstart` prints the device.\n\nIt takes 2 s.\n",
                                       "b.md": "`quickstart`: 2.0 s cold.\n"}), [])
+
+
+class LinksCitationsTables(unittest.TestCase):
+    FILES = {"README.md", "docs/a.md", "src/base/util.c", "examples/quickstart.c"}
+    FOLDERS = {"docs", "src", "src/base", "examples"}
+
+    def links(self, text):
+        return list(docs.check_links("docs/b.md", text, self.FILES, self.FOLDERS))
+
+    def citations(self, text):
+        return list(docs.check_citations("docs/b.md", text, self.FILES, self.FOLDERS))
+
+    def test_links(self):
+        self.assertEqual(self.links("[a](a.md), [top](../README.md), [src](../src/base), [web](https://x.org/y)\n"),
+                         [])
+        self.assertEqual(len(self.links("[gone](c.md)\n")), 1)
+        self.assertEqual(len(self.links("[up](../docs/c.md)\n")), 1)
+
+    def test_link_anchors(self):
+        with tempfile.TemporaryDirectory() as top:
+            os.makedirs(os.path.join(top, "docs"))
+            with open(os.path.join(top, "docs", "a.md"), "w") as f:
+                f.write("# Use it from C\n\n## Use it from C\n")
+            here = os.getcwd()
+            os.chdir(top)
+            try:
+                self.assertEqual(self.links("[c](a.md#use-it-from-c), [again](a.md#use-it-from-c-1)\n"), [])
+                bad = self.links("[c](a.md#use-it-from-python)\n")
+            finally:
+                os.chdir(here)
+        self.assertEqual(len(bad), 1)
+        self.assertIn("no such heading", bad[0])
+
+    def test_citations(self):
+        self.assertEqual(self.citations("See src/base/util.c, src/base/, examples/quickstart, src/base/*.c, "
+                                        "README.md and a.md.\n"), [])
+        self.assertEqual(self.citations("See ../src/base/util.c, ../examples and ../README.md.\n"), [])
+        for text in ("See src/base/gone.c.\n", "See src/base/*.h.\n", "See DESIGN.md.\n", "See ../shared/x.md.\n",
+                     "See ../../shared/tools/gpu-isa.\n", "See ../src/base/gone.c.\n"):
+            with self.subTest(text=text):
+                self.assertTrue(self.citations(text), text)
+
+    def test_tables(self):
+        self.assertEqual(list(docs.check_tables("p.md", "| a | `b|c` |\n|---|---|\n| 1 | 2 |\n")), [])
+        self.assertEqual(len(list(docs.check_tables("p.md", "| a | b |\n|---|---|\n| 1 | 2\n"))), 1)
+        self.assertEqual(len(list(docs.check_tables("p.md", "| a | b |\n|---|---|\n| 1 | 2 | 3 |\n"))), 1)
 
 
 class ReadmeLength(unittest.TestCase):

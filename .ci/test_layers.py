@@ -109,6 +109,24 @@ class Layers(unittest.TestCase):
     def test_src_top_file(self):
         self.fails({"src/loose.c": "int x;\n"}, "src/'s top")
 
+    def test_src_folder_without_rule(self):
+        self.fails({"src/extra/x.c": "int x;\n"}, "folder 'extra' has no rule")
+
+    def test_src_include_without_folder(self):
+        self.fails({"src/runtime/x.c": '#include "handles.h"\n'}, "internal includes name their folder")
+
+    def test_embedded_source_outside_kernels(self):
+        self.fails({"src/runtime/x.c": "extern const char clrt__cl_add[];\n"}, "only kernels/ may")
+
+    def test_rules_that_include_each_other(self):
+        self.fails({"src/README.md": README + "| `hostref` | `base` |\n"}, "may include each other")
+
+    def test_no_rules(self):
+        self.fails({"src/README.md": "# src/\n"}, "no folder rules found")
+
+    def test_support_into_tools(self):
+        self.fails({"support/hostref/x.c": '#include "../../tools/common/output.h"\n'}, "support/hostref/x.c")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -94,11 +94,20 @@ intel() {
     echo "clrt-isa setup: Intel's ocloc unpacked in $dir (not installed: no Intel OpenCL platform registered)"
 }
 
+# a step that fails (apt-get, pip, a download) stops the script (set -e) after its own
+# message; this names the part it stopped in, so that CI's log says what failed
+part=
+said_failed() {
+    rc=$?
+    [ $rc = 0 ] || echo "clrt-isa setup: the $part part failed (exit $rc): the command above says why" >&2
+}
+trap said_failed EXIT
 for part in $parts; do
     case $part in
     nvidia | amd | intel) $part ;;
     *)
         echo "clrt-isa setup: unknown part '$part' (nvidia, amd, intel)" >&2
+        trap - EXIT
         exit 2
         ;;
     esac

@@ -5,7 +5,9 @@ made-up inputs: no compiler runs here, so these run on every CI machine.
 The expected figures were read off the files by hand (the line counts by grep), not from
 the tool. Run: python3 test_parsers.py [TOOLS_ISA_DIR] (ctest passes tools/isa)."""
 import io
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,7 +19,7 @@ TOOL = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(HE
 sys.path.insert(0, TOOL)
 
 from clrt_isa import amd, builds, goals, intel, loops, nvidia, occupancy, report, run  # noqa: E402
-from clrt_isa.targets import TARGETS, parse_targets  # noqa: E402
+from clrt_isa.targets import TARGETS, parse_targets, target_for_device  # noqa: E402
 
 
 def data(path):
@@ -47,6 +49,18 @@ class NvidiaParsers(unittest.TestCase):
         d = nvidia.parse_ptxas(log, "k")
         self.assertEqual((d["spill_stores"], d["spill_loads"], d["registers"], d["local_bytes"]), (20, 16, 64, 16384))
 
+    def test_ptxas_misread_fails(self):
+        # every entry has its registers and its stack/spill line: a log without them is
+        # misread, not a kernel of 0 registers and no spills
+        log = data("sm_90/ptxas.log")
+        log = log[log.find("ptxas info    : Compiling entry function 'dot_local'"):]  # its part alone
+        for said in ("Used 34 registers", "0 bytes stack frame", "0 bytes spill stores", "0 bytes spill loads"):
+            with self.subTest(said=said), self.assertRaises(run.Failed):
+                nvidia.parse_ptxas(log.replace(said, ""), "dot_local")
+        # shared memory and barriers are said only when used
+        d = nvidia.parse_ptxas(log.replace(", used 1 barriers, 1024 bytes smem", ""), "dot_local")
+        self.assertEqual((d["registers"], d["local_bytes"], d["barriers_used"]), (34, 0, 0))
+
     def test_sass_hottest_loop(self):
         sass = data("sm_90/k.sass")
         ins = nvidia.parse_sass(sass, "dot_local")
@@ -72,6 +86,15 @@ class NvidiaParsers(unittest.TestCase):
         with self.assertRaises(run.Failed):
             nvidia.parse_sass(data("sm_90/k.sass"), "saxpy")
 
+    def test_sass_misread_fails(self):
+        sass = data("sm_90/k.sass")
+        # a branch to a label the parser did not see: a misread, not a kernel without loops
+        with self.assertRaises(run.Failed):
+            nvidia.parse_sass(sass.replace(".L_x_6:", ".L_y_6:"), "dot_local")
+        # a section whose lines the parser reads none of
+        with self.assertRaises(run.Failed):
+            nvidia.parse_sass(re.sub(r"/\*[0-9a-f]{4}\*/", "/*addr*/", sass), "dot_local")
+
     def test_sass_classify(self):
         c = lambda text: nvidia.classify(dict(text=text, op=text.split()[0]))
         self.assertEqual(c("DFMA R4, R2, R6, R4"), ("fma", ("f64", 1)))
@@ -91,6 +114,20 @@ class AmdParsers(unittest.TestCase):
         self.assertEqual(amd.parse_metadata(data("gfx1100/k.s"), "dot_local")["simd"], 32)
         with self.assertRaises(run.Failed):
             amd.parse_metadata(s, "dot")
+
+    def test_metadata_misread_fails(self):
+        # a field every kernel has, missing: a misread, never 0 registers or 0 spills
+        s = data("gfx90a/k.s")
+        for key in amd.REQUIRED:
+            with self.subTest(key=key), self.assertRaises(run.Failed):
+                amd.parse_metadata(re.sub(r"(?m)^\s*\.%s:.*\n" % key, "", s), "dot_local")
+        self.assertEqual(amd.parse_metadata(data("gfx1100/k.s"), "dot_local")["agprs"], 0)  # none on RDNA3
+
+    def test_body_misread_fails(self):
+        s = data("gfx90a/k.s")
+        label = re.search(r"s_branch (\.LBB\d+_\d+)", s).group(1)
+        with self.assertRaises(run.Failed):
+            amd.parse_body(s.replace(label + ":", ".Lnot_it:"), "dot_local")
 
     def test_packed_fma_loop(self):
         h = hottest(amd, amd.parse_body(data("gfx90a/k.s"), "dot_local"), "gfx90a")
@@ -125,6 +162,15 @@ class IntelParsers(unittest.TestCase):
                          dict(simd=32, reqd_group=None, grf=128, local_bytes=0))
         with self.assertRaises(run.Failed):
             intel.parse_ptm(ptm, "dot")
+
+    def test_patch_tokens_misread_fail(self):
+        tokens = intel.parse_ptm(data("pvc/PTM.txt"), "dot_local")
+        with self.assertRaises(run.Failed):  # no execution environment: never SIMD0
+            intel.ptm_facts({k: v for k, v in tokens.items() if k != intel.TOKEN_EXEC_ENV})
+        with self.assertRaises(run.Failed):  # one too short for its GRF word
+            intel.ptm_facts({**tokens, intel.TOKEN_EXEC_ENV: [tokens[intel.TOKEN_EXEC_ENV][0][:80]]})
+        with self.assertRaises(run.Failed):  # a listing of no instruction
+            intel.parse_asm("// no code\n")
 
     def test_lsc_loop(self):
         ins = intel.parse_asm(data("pvc/dot_local_KernelHeap.asm"))
@@ -286,11 +332,29 @@ class Builds(unittest.TestCase):
         self.assertEqual([j.target for j in builds.jobs(rows, "/src", classes=["intel"])], ["acm-g10"])
         self.assertEqual(len(builds.jobs(rows, "/src", programs=["matmul"])), 3)
 
+    def test_rows_misread_fail(self):
+        # a line that is no build, or none at all: never a build left out of --check
+        for text in ("nvidia sm_90 matmul matmul_fast f32 NN\n", self.ROWS + "nvidia sm_90 matmul x f32 NN all m.cl -D\n",
+                     "# intel-arc matmul f64: no fp64\n", ""):
+            with self.subTest(text=text), self.assertRaises(run.Failed):
+                builds.parse_rows(text)
+        self.assertEqual(len(builds.parse_rows(self.ROWS + "\n")[0]), 2)  # a blank line is nothing
+
     def test_targets(self):
         self.assertEqual(parse_targets("intel,sm_90"), ["sm_90", "pvc", "acm-g10", "tgllp"])
         self.assertEqual(len(parse_targets("all")), 9)
         with self.assertRaises(ValueError):
             parse_targets("sm_70")
+
+    def test_device_names(self):
+        # CL_DEVICE_NAME as drivers report it -> target (gpu-check.sh's offline step, --device)
+        for name, target in (("NVIDIA H200", "sm_90"), ("NVIDIA A100-SXM4-80GB", "sm_80"), ("NVIDIA L40S", "sm_89"),
+                             ("gfx90a:sramecc+:xnack-", "gfx90a"), ("AMD Instinct MI300X", "gfx942"),
+                             ("gfx1100", "gfx1100"), ("Intel(R) Data Center GPU Max 1550", "pvc"),
+                             ("Intel(R) Arc(TM) A770 Graphics", "acm-g10"), ("Intel(R) Iris(R) Xe Graphics", "tgllp"),
+                             ("pthread-Intel(R) Xeon(R) Platinum 8480+", None), ("NVIDIA GeForce GTX 1080", None)):
+            with self.subTest(name=name):
+                self.assertEqual(target_for_device(name), target)
 
 
 class MissingCompilers(unittest.TestCase):
@@ -311,6 +375,64 @@ class MissingCompilers(unittest.TestCase):
         p = self.run_tool("-t", "pvc", "--optional")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("setup.sh intel", p.stderr)
+
+    def test_refusals(self):
+        p = self.run_tool("--device", "pthread-Intel(R) Xeon(R) Platinum 8480+")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("no target known for the device", p.stderr)
+        p = self.run_tool("-t", "sm_70")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("unknown target 'sm_70'", p.stderr)
+
+
+class GpuIsaTable(unittest.TestCase):
+    """.ci/gpu_isa_table.py: docs/gpu-isa.md's figures written and checked against a run."""
+    TABLE = os.path.join(HERE, "../../../.ci/gpu_isa_table.py")
+    TOOLCHAINS = dict(nvidia="clang-15 (clang version 15.0.6) + libclc -> PTX sm_80 -> ptxas release 13.5, V13.5.37",
+                      amd="clang-19 (clang version 19.1.7) + libclc -> amdgcn-amd-amdhsa",
+                      intel="ocloc (IGC of intel-opencl-icd 22.43.24595.41-1) -device pvc")
+
+    def result(self, target, vendor, **kw):
+        r = dict(target=target, vendor=vendor, program="matmul", entry="matmul_fast", kernel="matmul_fast",
+                 dtype="f32", variant="NN", registers=128, simd=16, spill_bytes=0, local_bytes=16384, group=256,
+                 toolchain=self.TOOLCHAINS[vendor], occupancy=dict(groups=2, value=16),
+                 loop=dict(fma_ops={"f32": 1024}, instructions=1100, fma_share=0.93, bound=0.93))
+        r.update(kw)
+        return r
+
+    def table(self, results, *args):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "r.jsonl"), "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in results)
+            doc = os.path.join(d, "page.md")
+            with open(doc, "w") as f:
+                f.write("# Page\n\n<!-- clrt-isa: begin (generated by .ci/gpu_isa_table.py) -->\n"
+                        "<!-- clrt-isa: end -->\n")
+            p = subprocess.run([sys.executable, self.TABLE, os.path.join(d, "r.jsonl"), "--doc", doc,
+                                "--write", "--date", "2026-01-01"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(os.path.join(d, "r.jsonl"), "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in args[0])
+            return subprocess.run([sys.executable, self.TABLE, os.path.join(d, "r.jsonl"), "--doc", doc, "--check"],
+                                  capture_output=True, text=True)
+
+    def test_check(self):
+        run_ = [self.result("sm_90", "nvidia"), self.result("gfx90a", "amd"), self.result("pvc", "intel")]
+        self.assertEqual(self.table(run_, run_).returncode, 0)
+        other = [dict(run_[0], registers=168)] + run_[1:]
+        p = self.table(run_, other)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("168", p.stdout)
+        # a row the page lacks is named too (not only rows both have)
+        p = self.table(run_ + [dict(run_[0], dtype="f64")], run_ + [dict(run_[0], dtype="f64"),
+                                                                     dict(run_[1], dtype="f64")])
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("+| gfx90a | matmul_fast f64", p.stdout)
+        # nothing read, or a compiler's version not read: never "other versions, not compared"
+        self.assertEqual(self.table(run_, []).returncode, 1)
+        p = self.table(run_, [dict(r, toolchain="clang-19") if r["vendor"] == "amd" else r for r in run_])
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("not all read", p.stdout)
 
 
 class Report(unittest.TestCase):

@@ -3,8 +3,12 @@ metadata (registers, spills, scratch, LDS, LLVM's own occupancy) parsed."""
 import os
 import re
 
-from . import run, toolchain
-from .targets import TARGETS
+from . import loops, run, toolchain
+
+
+# the metadata every kernel has on every target (code object v4 and v5): one missing is a misread
+REQUIRED = ("vgpr_count", "sgpr_count", "vgpr_spill_count", "sgpr_spill_count", "private_segment_fixed_size",
+            "group_segment_fixed_size", "wavefront_size")
 
 
 def parse_metadata(s, kernel):
@@ -22,7 +26,10 @@ def parse_metadata(s, kernel):
         raise run.Failed("kernel '%s' not in the AMDGPU metadata" % kernel)
     end = re.search(r"^\.Lfunc_end\d+:\s*\n\s*\.size\s+%s," % re.escape(kernel), s, re.M)
     occ = re.search(r"; Occupancy: (\d+)", s[end.end():end.end() + 4000]) if end else None
-    g = lambda k: int(md.get(k, 0))
+    lacking = [k for k in REQUIRED if k not in md]
+    if lacking:
+        raise run.Failed("%s's AMDGPU metadata lacks %s" % (kernel, ", ".join("." + k for k in lacking)))
+    g = lambda k: int(md.get(k, 0))  # only agpr_count is optional: targets without AGPRs leave it out
     return dict(registers=g("vgpr_count"), sgprs=g("sgpr_count"), agprs=g("agpr_count"),
                 spill_vgprs=g("vgpr_spill_count"), spill_sgprs=g("sgpr_spill_count"),
                 spill_bytes=g("private_segment_fixed_size"), local_bytes=g("group_segment_fixed_size"),
@@ -46,9 +53,7 @@ def parse_body(s, kernel):
         bm = re.match(r"s_(c?)branch\w*\s+(\.LBB\d+_\d+)", code)
         ins.append(dict(addr=len(ins), text=code, op=code.split()[0], cond=bool(bm and bm.group(1)),
                         label=bm.group(2) if bm else None))
-    for x in ins:
-        x["target"] = labels.get(x.pop("label"))
-    return ins
+    return loops.resolve(ins, labels, "%s's AMDGPU assembly" % kernel)
 
 
 def width(op):
@@ -106,12 +111,11 @@ def compile(job, src, work):
     run.tool(cmd + ["-O3", "-S", "-o", work + "/k.s", src], "clang (AMDGPU)")
     with open(work + "/k.s") as f:
         s = f.read()
-    return dict(s=s, target=job.target, toolchain="%s (%s) + libclc -> amdgcn-amd-amdhsa -mcpu=%s -O3" % (
+    return dict(s=s, toolchain="%s (%s) + libclc -> amdgcn-amd-amdhsa -mcpu=%s -O3" % (
         os.path.basename(clang), toolchain.version(clang), job.target))
 
 
 def extract(art, kernel):
     info = parse_metadata(art["s"], kernel)
-    info["simd"] = info["simd"] or TARGETS[art["target"]]["wave"]
     info["toolchain"] = art["toolchain"]
     return info, parse_body(art["s"], kernel)

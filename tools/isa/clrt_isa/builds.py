@@ -23,17 +23,22 @@ def find_program(build):
 
 def parse_rows(text):
     """One dict per line '<class> <targets> <kernel> <entry> <dtype> <variant> <group> <file> <options...>';
-    lines starting with '#' are notes (a build the library refuses for a class, and why)."""
+    lines starting with '#' are notes (a build the library refuses for a class, and why). Any
+    other line, or no row at all, is a misread (Failed): a build left out would pass --check."""
     rows, notes = [], []
     for line in text.splitlines():
         if line.startswith("#"):
             notes.append(line[1:].strip())
             continue
         f = line.split()
-        if len(f) < 9:
+        if not f:
             continue
+        if len(f) < 8 or not f[6].isdigit():
+            raise run.Failed("gpu_kernel_options printed a line that is no build: %r" % line)
         rows.append(dict(cls=f[0], targets=f[1].split(","), program=f[2], entry=f[3], dtype=f[4], variant=f[5],
                          group=int(f[6]), file=f[7], options=f[8:]))
+    if not rows:
+        raise run.Failed("gpu_kernel_options printed no build")
     return rows, notes
 
 

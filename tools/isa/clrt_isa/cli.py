@@ -55,12 +55,13 @@ def parse_args(argv):
     return a
 
 
-def user_jobs(a, targets):
-    """FILE's kernel for each target; with --prelude, the prelude put in front as clrt does."""
+def user_jobs(a, targets, src_dir):
+    """FILE's kernel for each target; with --prelude, the prelude put in front as clrt does
+    (in src_dir, which goes when the run ends)."""
     src = a.file
     if a.prelude:
-        fd, src = tempfile.mkstemp(prefix="clrt-isa-", suffix=".cl")
-        with os.fdopen(fd, "w") as f, open(a.prelude) as p, open(a.file) as k:
+        src = os.path.join(src_dir, os.path.basename(a.file))
+        with open(src, "w") as f, open(a.prelude) as p, open(a.file) as k:
             f.write(p.read() + '\n#line 1 "%s"\n' % os.path.basename(a.file) + k.read())
     if not os.path.isfile(src):
         raise run.Failed("no such file: " + src)
@@ -104,7 +105,7 @@ def main(argv=None):
     try:
         targets = parse_targets(a.targets)
         with tempfile.TemporaryDirectory(prefix="clrt-isa-src-") as src_dir:
-            jobs, notes = clrt_jobs(a, targets, src_dir) if a.clrt else (user_jobs(a, targets), [])
+            jobs, notes = clrt_jobs(a, targets, src_dir) if a.clrt else (user_jobs(a, targets, src_dir), [])
             results = analyze.analyze_all(jobs, a.jobs)
     except (ValueError, run.Failed, OSError) as e:
         sys.stderr.write("clrt-isa: error: %s\n" % e)

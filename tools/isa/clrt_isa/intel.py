@@ -7,7 +7,7 @@ import os
 import re
 import struct
 
-from . import run, toolchain
+from . import loops, run, toolchain
 from .targets import TARGETS
 
 # patch tokens of the kernel binary ocloc disasm dumps (PTM.txt), read as little-endian words
@@ -38,12 +38,19 @@ def parse_ptm(text, kernel):
 
 
 def word(data, i):
-    return struct.unpack_from("<I", data, 4 * i)[0] if len(data) >= 4 * i + 4 else 0
+    """The i-th little-endian word of a token's data; a token too short for it is a misread."""
+    if len(data) < 4 * i + 4:
+        raise run.Failed("ocloc's patch tokens: a token of %d bytes, short of its word %d" % (len(data), i))
+    return struct.unpack_from("<I", data, 4 * i)[0]
 
 
 def ptm_facts(tokens):
-    """SIMD width, reqd_work_group_size (None: not given), GRFs and SLM bytes from the tokens."""
-    env = (tokens.get(TOKEN_EXEC_ENV) or [b""])[0]
+    """SIMD width, reqd_work_group_size (None: not given), GRFs and SLM bytes from the tokens.
+    Every kernel has an execution environment: one missing is a misread (Failed), never a
+    kernel of SIMD0."""
+    if TOKEN_EXEC_ENV not in tokens:
+        raise run.Failed("ocloc's patch tokens: no EXECUTION_ENVIRONMENT (token %d)" % TOKEN_EXEC_ENV)
+    env = tokens[TOKEN_EXEC_ENV][0]
     reqd = [word(env, 0), word(env, 1), word(env, 2)]
     slm = sum(word(t, 1) for t in tokens.get(TOKEN_LOCAL, []))
     return dict(simd=word(env, 3), reqd_group=reqd if all(reqd) else None, grf=word(env, 20), local_bytes=slm)
@@ -74,9 +81,7 @@ def parse_asm(text):
                         cond=bool(pm and pm.group(2)) or base == "while", label=label,
                         nomask=bool(pm and pm.group(1)), width=(int(em.group(1)), int(em.group(2))) if em else None,
                         grf=max([int(r) for r in re.findall(r"\br(\d+)\b", body)] or [-1])))
-    for x in ins:
-        x["target"] = labels.get(x.pop("label"))
-    return ins
+    return loops.resolve(ins, labels, "the IGA listing")
 
 
 def simd_of(ins):

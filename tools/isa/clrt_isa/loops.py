@@ -7,6 +7,23 @@ classify(x) says what it is: ("fma", (precision, operations)), ("lds"|"sts"|"ldg
 the unit the FMA peak is counted in."""
 from collections import Counter
 
+from . import run
+
+
+def resolve(ins, labels, what):
+    """Turns each instruction's branch label into target (the index of the instruction it
+    names): ins as a parser made them, each with label (None: no branch), labels {name:
+    index}. A parser that found no instruction, or a branch to a label it did not see, has
+    misread the listing (what names it): Failed, never a kernel without loops."""
+    if not ins:
+        raise run.Failed("no instructions read from %s" % what)
+    for x in ins:
+        label = x.pop("label")
+        if label is not None and label not in labels:
+            raise run.Failed("%s: a branch to %s, a label not in the listing: %s" % (what, label, x["text"]))
+        x["target"] = labels.get(label)
+    return ins
+
 
 def loops_of(ins):
     """Each loop as (head, back edge): a branch to an earlier instruction, or to itself when

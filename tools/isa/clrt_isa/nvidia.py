@@ -3,7 +3,7 @@ and nvdisasm's listing parsed."""
 import os
 import re
 
-from . import run, toolchain
+from . import loops, run, toolchain
 
 
 def parse_ptxas(log, kernel):
@@ -15,12 +15,16 @@ def parse_ptxas(log, kernel):
     nxt = log.find("Compiling entry function", start + 1)
     part = log[start:nxt if nxt > 0 else len(log)]
 
-    def num(pattern):
+    def num(pattern, always=True):
+        """ptxas -v prints registers, stack frame and spills for every entry (a line that
+        is not there is a misread log: Failed), shared memory and barriers when used."""
         m = re.search(pattern, part)
+        if not m and always:
+            raise run.Failed("ptxas -v's report of '%s' lacks /%s/: %s" % (kernel, pattern, part[:500]))
         return int(m.group(1)) if m else 0
     return dict(registers=num(r"Used (\d+) registers"), spill_stores=num(r"(\d+) bytes spill stores"),
                 spill_loads=num(r"(\d+) bytes spill loads"), stack=num(r"(\d+) bytes stack frame"),
-                local_bytes=num(r"(\d+) bytes smem"), barriers_used=num(r"used (\d+) barriers"))
+                local_bytes=num(r"(\d+) bytes smem", False), barriers_used=num(r"used (\d+) barriers", False))
 
 
 def parse_sass(text, kernel):
@@ -45,9 +49,7 @@ def parse_sass(text, kernel):
         ins.append(dict(addr=int(im.group(1), 16), text=text_, op=op,
                         cond=bool(pred and not pred.group(0).startswith("@PT")) or op == "BRA.DIV",
                         label=tm.group(1) if tm else None))
-    for x in ins:
-        x["target"] = labels.get(x.pop("label"))
-    return ins
+    return loops.resolve(ins, labels, "%s's SASS" % kernel)
 
 
 def classify(x):

@@ -9,10 +9,12 @@ def fmt(v, digits=2):
     return ("%%.%df" % digits) % v if isinstance(v, float) else str(v)
 
 
+UNIT = {"nvidia": "warps", "amd": "waves/SIMD", "intel": "threads"}  # what occupancy counts, per vendor
+
+
 def occupancy_text(r):
     o = r["occupancy"]
-    return "%s %s" % (fmt(o["value"], 1) if isinstance(o["value"], float) else o["value"],
-                      {"nvidia": "warps", "amd": "waves/SIMD", "intel": "threads"}[r["vendor"]])
+    return "%s %s" % (fmt(o["value"], 1) if isinstance(o["value"], float) else o["value"], UNIT[r["vendor"]])
 
 
 def registers_text(r):
