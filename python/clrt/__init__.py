@@ -101,12 +101,8 @@ __all__ = [
     "nn", "library_version", "library_path", "is_tensor", "numel", "get_default_dtype", "cuda",
 ]
 
-# The rest of PyTorch's package: optim, utils.data, save/load (clrt/optim, clrt/utils,
-# clrt/_serialization.py), imported where this tree has them.
-import builtins as _builtins  # noqa: E402  (all, sum, max, ... are clrt's names here)
-import importlib.util as _util  # noqa: E402
+# The rest of PyTorch's package: optim, utils.data, save/load (.npz, no pickle)
+from . import optim, utils  # noqa: E402
+from ._serialization import save, load  # noqa: E402
 
-if _builtins.all(_util.find_spec(f"{__name__}.{m}") for m in ("optim", "utils", "_serialization")):
-    from . import optim, utils  # noqa: E402,F401
-    from ._serialization import save, load  # noqa: E402,F401
-    __all__ += ["optim", "utils", "save", "load"]
+__all__ += ["optim", "utils", "save", "load"]

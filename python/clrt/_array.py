@@ -12,13 +12,10 @@ Each keeps its old behaviour where the tensor's is the same; where tensors do mo
 """
 import numpy as np
 
-from . import _create, _dtype, _errors, _math as M, _ops
-from ._tensor import Tensor, from_host, resolve_ctx, shape2d as _shape2d  # noqa: F401
+from . import _create, _dtype, _errors, _ops
+from ._tensor import Tensor, from_host, resolve_ctx
 
 Array = Tensor
-OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX = 1, 2, 3, 4, 5, 6
-_BINARY = {OP_ADD: M.add, OP_SUB: M.sub, OP_MUL: M.mul, OP_DIV: M.div, OP_MIN: M.minimum,
-           OP_MAX: M.maximum}
 
 
 def to_device(x, ctx=None):
@@ -57,19 +54,7 @@ def ones(*size, dtype=None, device=None, requires_grad=False, ctx=None):
     return _create.ones(*size, dtype=dtype, device=device, requires_grad=requires_grad, ctx=ctx)
 
 
-def binary(op, a, b, who="clrt", out=None):
-    return _BINARY[op](a, b, out=out)
-
-
 def gemm(a, b, alpha=1.0, beta=0.0, c=None, trans_a=False, trans_b=False):
     """c = alpha * op(a) @ op(b) + beta * c, op(x) = x or x.T; returns c (new when None).
     1-D operands count as 1 x n rows; a.T is accepted as well as trans_a=True."""
     return _ops.gemm(a, b, alpha, beta, c, trans_a, trans_b)
-
-
-def matmul(a, b, out=None):
-    return M.matmul(a, b, out=out)
-
-
-def _same_context(who, *arrays):
-    return _ops.same_context(who, *arrays)

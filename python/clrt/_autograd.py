@@ -265,7 +265,6 @@ def run_backward(tensors, grads, retain_graph):
         _add(acc, id(node), g)
     deps = _order(roots)
     ready = [n for n in dict.fromkeys(roots) if deps.get(id(n), 0) == 0]
-    nodes = {id(n): n for n in roots}
     with no_grad():
         while ready:
             node = ready.pop()
@@ -294,7 +293,6 @@ def run_backward(tensors, grads, retain_graph):
                     continue
                 if gi is not None:
                     _add(acc, id(nxt), gi)
-                nodes[id(nxt)] = nxt
                 deps[id(nxt)] -= 1
                 if deps[id(nxt)] == 0:
                     ready.append(nxt)

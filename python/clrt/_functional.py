@@ -78,6 +78,13 @@ def _out_grad(g, shape):
     return g if g._shape == shape and g.is_contiguous() else _ops.contiguous(g)
 
 
+def _wants(*xs):
+    """Which of a layer's inputs (None: an absent bias) want a gradient, taken when the
+    layer runs: its backward function then holds neither its inputs nor its output (the
+    output's grad_fn holding the output is a cycle that keeps its memory until gc)."""
+    return tuple(x is not None and x._rg for x in xs)
+
+
 def _pair_dtypes(who, *xs):
     dt = xs[0].dtype
     for x in xs[1:]:
@@ -136,14 +143,14 @@ def linear(x, weight, bias=None):
                                           matrix(xc, n, in_f, who).handle(who),
                                           matrix(wc, out_f, in_f, who).handle(who), hb))
     sx, sw = _math._save(xc), _math._save(wc)
-    x_shape = x._shape
+    x_shape, y_shape, wants = x._shape, y._shape, _wants(x, weight, bias)
 
     def back(g):
-        g = _out_grad(g, y._shape)
+        g = _out_grad(g, y_shape)
         ctx = g._st.ctx
-        dx = _ops.new(ctx, x_shape, g.dtype, who) if x._rg else None
-        dw = _ops.new(ctx, (out_f, in_f), g.dtype, who) if weight._rg else None
-        db = _ops.new(ctx, (out_f,), g.dtype, who) if bias is not None and bias._rg else None
+        dx = _ops.new(ctx, x_shape, g.dtype, who) if wants[0] else None
+        dw = _ops.new(ctx, (out_f, in_f), g.dtype, who) if wants[1] else None
+        db = _ops.new(ctx, (out_f,), g.dtype, who) if wants[2] else None
         if dx is None and dw is None and db is None:
             return None, None, None
         h = lambda t, r, c: matrix(t, r, c, who).handle(who) if t is not None else None  # noqa
@@ -202,13 +209,14 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         matrix(xc, n, c * h * w, who).handle(who), matrix(wcm, k, c * kh * kw, who).handle(who),
         hb, ctypes.byref(s)))
     sx, sw = _math._save(xc), _math._save(wcm)
+    y_shape, wants = y._shape, _wants(x, weight, bias)
 
     def back(g):
-        g = _out_grad(g, y._shape)
+        g = _out_grad(g, y_shape)
         ctx = g._st.ctx
-        dx = _ops.new(ctx, (n, c, h, w), g.dtype, who) if x._rg else None
-        dw = _ops.new(ctx, weight._shape, g.dtype, who) if weight._rg else None
-        db = _ops.new(ctx, (k,), g.dtype, who) if bias is not None and bias._rg else None
+        dx = _ops.new(ctx, (n, c, h, w), g.dtype, who) if wants[0] else None
+        dw = _ops.new(ctx, (k, c, kh, kw), g.dtype, who) if wants[1] else None
+        db = _ops.new(ctx, (k,), g.dtype, who) if wants[2] else None
         if dx is None and dw is None and db is None:
             return None, None, None
         h_ = lambda t, r, cc: matrix(t, r, cc, who).handle(who) if t is not None else None  # noqa
@@ -259,7 +267,7 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
         matrix(xc, n, c * h * w, who).handle(who), ctypes.byref(s)))
 
     def back(g):
-        g = _out_grad(g, y._shape)
+        g = _out_grad(g, (n, c, oh, ow))
         dx = _ops.new(g._st.ctx, (n, c, h, w), g.dtype, who)
         check(_need("clrt_nn_maxpool_backward")(
             g._st.ctx._q, matrix(dx, n, c * h * w, who).handle(who),

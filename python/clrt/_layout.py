@@ -12,7 +12,7 @@ import numpy as np
 from . import _dtype, _errors, _ops, _strided as S
 from ._autograd import is_grad_enabled, record
 from ._math import _grad_for, _save, _wants, sum_to
-from ._tensor import Tensor, _dim, contiguous_strides, view_of
+from ._tensor import Tensor, _count, _dim, contiguous_strides, view_of
 
 
 # ---- layouts (views where the memory allows)
@@ -67,7 +67,7 @@ def _target_shape(x, shape, who):
                                       f"size {total}")
         dims[dims.index(-1)] = total // known
     shape = normalize_shape((tuple(dims),), who) if dims else ()
-    if x.numel() != (1 if not shape else np.prod(shape, dtype=object)):
+    if total != _count(shape):
         raise _errors.shape_error(f"{who}: shape '{list(shape)}' is invalid for input of size "
                                   f"{total}")
     return shape

@@ -12,7 +12,7 @@ import builtins
 import numpy as np
 
 from . import _dtype, _errors, _ops, _strided as S
-from ._autograd import is_grad_enabled, record
+from ._autograd import is_grad_enabled, no_grad, record
 from ._tensor import Tensor, _dim, contiguous_strides, view_of
 
 
@@ -470,7 +470,7 @@ def softmax(x, dim=None, dtype=None, _stacklevel=None):
     if dtype is not None:
         x = x.to(_dtype.get(dtype, "clrt.softmax"))
     d = _softmax_dim(x, dim, "softmax")
-    with _NoRecord():
+    with no_grad():
         e = exp(x - amax(x, d, keepdim=True))
         y = e / sum(e, d, keepdim=True)
     sy = _save(y)
@@ -482,7 +482,7 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=None):
     if dtype is not None:
         x = x.to(_dtype.get(dtype, "clrt.log_softmax"))
     d = _softmax_dim(x, dim, "log_softmax")
-    with _NoRecord():
+    with no_grad():
         z = x - amax(x, d, keepdim=True)
         y = z - log(sum(exp(z), d, keepdim=True))
     sy = _save(y)
@@ -494,16 +494,6 @@ def _softmax_dim(x, dim, name):
     if dim is None:  # PyTorch's legacy rule, with its warning's advice taken
         dim = 0 if x.ndim in (0, 1, 3) else 1
     return _dim(dim, x.ndim, f"clrt.{name}")
-
-
-class _NoRecord:
-    def __enter__(self):
-        from ._autograd import no_grad
-        self._g = no_grad()
-        self._g.__enter__()
-
-    def __exit__(self, *exc):
-        return self._g.__exit__(*exc)
 
 
 # ---- products

@@ -221,10 +221,6 @@ def _mT(self):
     return L.transpose(self, -2, -1)
 
 
-def _grad_fn_name(self):
-    return self.grad_fn
-
-
 def _copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         raise _errors.type_error(f"copy_(): argument 'src' must be Tensor, not "
@@ -282,13 +278,6 @@ def _cmp(op, name):
             if op in (S.C_EQ, S.C_NE) and not isinstance(other, np.ndarray):
                 return NotImplemented
         return _ops.compare(op, self, other, f"Tensor.{name}")
-    f.__name__ = name
-    return f
-
-
-def _rcmp(op, name):
-    def f(self, other):
-        return _ops.compare(op, other, self, f"Tensor.{name}")
     f.__name__ = name
     return f
 

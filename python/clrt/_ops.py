@@ -154,7 +154,6 @@ def copy_into(dst, src, who="Tensor.copy_"):
             return fill(dst, src, who)
         raise _errors.type_error(f"{who}: cannot copy a {type(src).__name__} into a tensor")
     same_context(who, dst, src)
-    broadcast_shapes(dst._shape, src._shape, who)
     if broadcast_shapes(dst._shape, src._shape, who) != dst._shape:
         raise _errors.shape_error(f"{who}: a tensor of shape {src._shape} does not broadcast "
                                   f"to the destination's shape {dst._shape}")
@@ -526,8 +525,7 @@ def gemm(a, b, alpha=1.0, beta=0.0, c=None, trans_a=False, trans_b=False,
                                   f"{m} x {n}")
     check(lib.clrt_gemm(ctx._q, ta, tb, float(alpha), ha.handle(who), hb.handle(who),
                         float(beta), fc[0].handle(who)))
-    if c is not None:
-        c._bump_version()
+    c._bump_version()
     return c
 
 

@@ -290,6 +290,7 @@ __kernel void ew_cast(__global TO *c, __global const TI *a, long8 shape, long8 s
 """
 
 _CTYPE = {1: "float", 2: "double", 3: "int"}
+_CSCALAR = {1: ctypes.c_float, 2: ctypes.c_double, 3: ctypes.c_int32}  # a T kernel argument
 _lock = threading.Lock()  # guards the per-context kernel tables
 
 
@@ -327,9 +328,20 @@ def _vec(values):
     return v
 
 
-def _launch_1d(ctx, k, n):
+def _run(ctx, k, args, n, who):
+    """Set k's arguments and launch it over n work-items, under the context's lock (two
+    threads never interleave one kernel's arguments)."""
     g = (ctypes.c_size_t * 1)(n)
-    check(_launch(ctx._q, k.ptr, 1, g, None))
+    with ctx._klock:
+        _set(k, args, who)
+        check(_launch(ctx._q, k.ptr, 1, g, None))
+
+
+def _count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def _set(k, args, who):
@@ -368,9 +380,7 @@ def launch_ew(ctx, name, code, op, out, a, b, p=None, q=None, who="clrt"):
     and b's strides already broadcast to out's shape (0 where broadcast)."""
     obuf, shape, ostr, ooff = out
     ops = [a] + ([b] if b is not None else [])
-    n = 1
-    for d in shape:
-        n *= d
+    n = _count(shape)
     sh, strides = collapse(shape, ostr, *[x[2] for x in ops])
     nd = len(sh)
     bstr = strides[2] if b is not None else (0,) * nd
@@ -378,36 +388,28 @@ def launch_ew(ctx, name, code, op, out, a, b, p=None, q=None, who="clrt"):
     k = kernel(ctx, "main", name, _options(code))
     args = [obuf, a[0]] + ([b[0]] if b is not None else [])
     if name == "ew_unary":
-        ct = {1: ctypes.c_float, 2: ctypes.c_double, 3: ctypes.c_int32}[code]
+        ct = _CSCALAR[code]
         args += [ct(p or 0), ct(q or 0)]
     args += [_vec(sh), _vec(strides[0]), _vec(strides[1]), _vec(bstr), meta]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)
 
 
 def launch_where(ctx, code, out, cond, a, b, who):
     """out = cond ? a : b, every operand (buffer, shape, strides, offset) broadcast."""
     obuf, shape, ostr, ooff = out
-    n = 1
-    for d in shape:
-        n *= d
+    n = _count(shape)
     sh, (so, sa, sb, sq) = collapse(shape, ostr, a[2], b[2], cond[2])
     k = kernel(ctx, "main", "ew_where", _options(code))
     meta = _vec((n, len(sh), ooff, a[3], b[3], 0, cond[3]))
     args = [obuf, cond[0], a[0], b[0], _vec(sh), _vec(so), _vec(sa), _vec(sb), meta, _vec(sq)]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)
 
 
 def launch_gather(ctx, code, name, out, src, idx, dim, count, who):
     """ew_gather (out from src along dim through idx) or ew_index_add (out, src's shape
     but dim of its own size, summed from src through idx). idx: (buffer, offset, stride)."""
     obuf, shape, ostr, ooff = out
-    n = 1
-    for d in shape:
-        n *= d
+    n = _count(shape)
     if name == "ew_gather":
         strides = (_vec(ostr), _vec(src[2]), _vec((0,) * 8))
         meta = _vec((n, len(shape), ooff, src[3], 0, dim, idx[1], idx[2]))
@@ -416,40 +418,30 @@ def launch_gather(ctx, code, name, out, src, idx, dim, count, who):
         meta = _vec((n, len(shape), ooff, src[3], count, dim, idx[1], idx[2]))
     k = kernel(ctx, "main", name, _options(code))
     args = [obuf, src[0], idx[0], _vec(shape), *strides, meta]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)
 
 
 def launch_cast(ctx, code_in, code_out, to_bool, out, a, who):
     obuf, shape, ostr, ooff = out
-    n = 1
-    for d in shape:
-        n *= d
+    n = _count(shape)
     sh, (so, sa) = collapse(shape, ostr, a[2])
     extra = (f" -DTI={_CTYPE[code_in]} -DTO={_CTYPE[code_out]} -DTO_BOOL={int(to_bool)}"
              + (" -DUSE_FP64" if 2 in (code_in, code_out) else ""))
     k = kernel(ctx, "cast", "ew_cast", extra.strip())
     args = [obuf, a[0], _vec(sh), _vec(so), _vec(sa), _vec((n, len(sh), ooff, a[3]))]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)
 
 
 def launch_random(ctx, code, buf, n, seed, counter, kind, p, q, who):
     k = kernel(ctx, "main", "ew_random", _options(code))
-    ct = ctypes.c_float if code == 1 else ctypes.c_double
+    ct = _CSCALAR[code]
     args = [buf, ctypes.c_uint64(seed), ctypes.c_uint64(counter), ctypes.c_int64(n),
             ctypes.c_int32(kind), ct(p), ct(q)]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)
 
 
 def launch_arange(ctx, code, buf, n, start, step, who):
     k = kernel(ctx, "main", "ew_arange", _options(code))
-    ct = {1: ctypes.c_float, 2: ctypes.c_double, 3: ctypes.c_int32}[code]
+    ct = _CSCALAR[code]
     args = [buf, ctypes.c_int64(n), ct(start), ct(step)]
-    with ctx._klock:
-        _set(k, args, who)
-        _launch_1d(ctx, k, n)
+    _run(ctx, k, args, n, who)

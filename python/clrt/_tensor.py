@@ -129,11 +129,7 @@ class Tensor:
                  "__weakref__")
 
     def __init__(self, *args, **kwargs):
-        # Tensor(buffer, shape[, trans]): the former clrt.Array's constructor, for code
-        # that builds one over a _Buffer; Tensor(data) and Tensor(*sizes) as PyTorch's.
-        if args and isinstance(args[0], _buffer._Buffer):
-            _init_from_buffer(self, *args, **kwargs)
-            return
+        # Tensor(data) and Tensor(*sizes), as PyTorch's
         from . import _create
         if len(args) == 1 and not isinstance(args[0], (numbers.Integral, np.integer)):
             src = _create.tensor(args[0], dtype=_dtype.float32)
@@ -336,20 +332,6 @@ class Tensor:
     def _queue(self, who="clrt"):
         return self._st.ctx._handles(who)[1]
 
-    @property
-    def _b(self):
-        """The former Array's buffer: this tensor's matrix (its transpose for a transposed
-        2-D tensor: see _trans). Contiguous layouts only (else a copy is needed: RuntimeError)."""
-        form = matrix_form(self)
-        if form is None:
-            raise _errors.runtime_error("clrt: this layout is not a matrix; use .contiguous()")
-        return form[0]
-
-    @property
-    def _trans(self):
-        form = matrix_form(self)
-        return bool(form and form[1])
-
 
 def _count(shape):
     n = 1
@@ -428,21 +410,6 @@ def _init_like(self, src, keep_grad=False):
         self._hc, self._range = src._hc, src._range
 
 
-def _init_from_buffer(self, buf, shape, trans=False):
-    """The former Array(buf, shape, trans), buf a whole buffer: its elements in order as
-    shape, or (trans) the transpose of its rows x cols matrix."""
-    if buf.is_view:
-        raise _errors.runtime_error("clrt.Tensor(buffer, shape): a whole buffer only")
-    self._st, self._offset, self._ver = buf, 0, [0]
-    self.dtype = _dtype.get(buf.dtype, "clrt.Tensor")
-    _blank(self)
-    shape = tuple(shape)
-    if trans and len(shape) == 2:
-        self._shape, self._stride = shape, (1, buf.cols)
-    else:
-        self._shape, self._stride = shape, contiguous_strides(shape)
-
-
 # ---- matrices for the library's calls
 
 def matrix(t, r, c, who):
@@ -504,9 +471,6 @@ def matrix_form(t, who="clrt"):
         w = _window(tt, who)
         if w is not None:
             return w, True
-    elif t.ndim == 1 and t._shape[0] > 1:
-        # a column of a matrix (stride s): the transpose of an n x 1 window
-        return None
     return None
 
 

@@ -44,3 +44,28 @@ def test_forward_and_gradients_match_pytorch(torch, rng, dtype, batch):
         ref = r.grad.numpy()
         np.testing.assert_allclose(g.grad.numpy(), ref, rtol=tol * 50,
                                    atol=tol * 50 * np.abs(ref).max())
+
+
+def test_gradients_match_finite_differences(rng):
+    """Every parameter's gradient (three elements of each) against central differences of
+    the loss in float64: runs without PyTorch too (the numpy 2 suite has none)."""
+    ws = weights(rng, np.float64)
+    x = clrt.from_numpy(rng.standard_normal((2, 1, 28, 28)))
+    y = clrt.from_numpy(rng.integers(0, 10, 2))
+
+    def loss_of(host):
+        with clrt.no_grad():
+            return F.cross_entropy(forward(F, [clrt.from_numpy(w) for w in host], x), y).item()
+    ps = [clrt.from_numpy(w).requires_grad_() for w in ws]
+    F.cross_entropy(forward(F, ps, x), y).backward()
+    eps = 1e-6
+    for i, p in enumerate(ps):
+        grad = p.grad.numpy()
+        assert np.abs(grad).max() > 0, i  # every layer gets a gradient
+        for flat in rng.choice(ws[i].size, 3, replace=False):
+            at = np.unravel_index(flat, ws[i].shape)
+            up, down = [w.copy() for w in ws], [w.copy() for w in ws]
+            up[i][at] += eps
+            down[i][at] -= eps
+            numeric = (loss_of(up) - loss_of(down)) / (2 * eps)
+            assert abs(grad[at] - numeric) <= 1e-6 + 1e-5 * abs(numeric), (i, at)

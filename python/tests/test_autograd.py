@@ -161,3 +161,28 @@ def test_no_graph_cycles_keep_memory(ctx):
         assert ctx._pool_bytes == pooled  # reused, not growing until a collection
     finally:
         gc.enable()
+
+
+def test_layers_dropped_without_backward_free_at_once(ctx):
+    """conv2d, max_pool2d and linear outputs whose graph is dropped without a backward
+    pass (a validation loss computed with grad on) give their memory back at once: their
+    backward functions hold no reference to the output (a cycle that waits for gc)."""
+    import gc
+    from clrt import _functional as F
+    x = clrt.randn(4, 1, 12, 12, device=ctx)
+    w = clrt.randn(3, 1, 5, 5, device=ctx, requires_grad=True)
+    lw = clrt.randn(5, 48, device=ctx, requires_grad=True)
+    layers = {"conv2d": (lambda: F.conv2d(x, w), 4 * 3 * 8 * 8),
+              "max_pool2d": (lambda: F.max_pool2d(w, 2), 3 * 2 * 2),
+              "linear": (lambda: F.linear(x.view(12, 48), lw), 12 * 5)}
+    gc.collect()
+    gc.disable()
+    try:
+        for name, (make, count) in layers.items():
+            y = make()
+            assert y.grad_fn is not None
+            before = ctx._pool_bytes
+            del y
+            assert ctx._pool_bytes - before >= count * 4, name  # float32 elements
+    finally:
+        gc.enable()

@@ -286,3 +286,44 @@ def test_22_np_array_is_silent(ctx, rng):
     if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
         with pytest.raises(ValueError, match="copy"):
             np.array(a, copy=False)
+
+
+def test_23_functional_layers_refusals(ctx):
+    """Every refusal the functional layers document, each with its type and status: what
+    clrt does not do is CLRT_EUNSUPPORTED, a shape mismatch CLRT_ESHAPE naming the shapes."""
+    x = clrt.randn(2, 2, 8, 8, device=ctx)
+    w = clrt.randn(3, 2, 3, 3, device=ctx)
+    logits, target = clrt.randn(4, 5, device=ctx), clrt.tensor([0, 1, 2, 3], device=ctx)
+    unsupported = [(lambda: F.conv2d(x, w, dilation=2), "dilation and groups"),
+                   (lambda: F.conv2d(x, w, groups=2), "dilation and groups"),
+                   (lambda: F.conv2d(x, w, padding=(0, 1)), "same padding in both"),
+                   (lambda: F.max_pool2d(x, 2, padding=1), "padding, dilation and ceil_mode"),
+                   (lambda: F.max_pool2d(x, 2, dilation=2), "padding, dilation and ceil_mode"),
+                   (lambda: F.max_pool2d(x, 2, ceil_mode=True), "padding, dilation and ceil"),
+                   (lambda: F.cross_entropy(logits, target, weight=clrt.ones(5, device=ctx)),
+                    "weight, label_smoothing"),
+                   (lambda: F.cross_entropy(logits, target, label_smoothing=0.1),
+                    "weight, label_smoothing")]
+    shapes = [(lambda: F.conv2d(x, clrt.randn(3, 2, 9, 9, device=ctx)),
+               r"padded input size per channel: \(8 x 8\). Kernel size: \(9 x 9\)"),
+              (lambda: F.conv2d(x, w, clrt.ones(4, device=ctx)), r"bias has shape \(4,\)"),
+              (lambda: F.conv2d(x[0, 0], w), "Expected 3D .* or 4D"),
+              (lambda: F.max_pool2d(x, 9), r"input image \(8 x 8\) is smaller than the window"),
+              (lambda: F.max_pool2d(x[0, 0], 2), "Expected 3D or 4D"),
+              (lambda: F.linear(clrt.randn(2, 4, device=ctx), clrt.randn(3, 4, device=ctx),
+                                clrt.ones(4, device=ctx)), r"bias has shape \(4,\).*\(3,\)"),
+              (lambda: F.cross_entropy(logits, target[:3]), r"batch_size \(4\).*batch_size \(3\)")]
+    for f, what in unsupported:
+        with pytest.raises(RuntimeError, match=what) as e:
+            f()
+        assert e.value.name == "CLRT_EUNSUPPORTED", what
+    for f, what in shapes:
+        with pytest.raises(RuntimeError, match=what) as e:
+            f()
+        assert e.value.name == "CLRT_ESHAPE", what
+    with pytest.raises(RuntimeError, match="expected all arguments to be float32, got float64"):
+        F.linear(clrt.randn(2, 4, device=ctx), clrt.randn(3, 4, dtype=clrt.float64, device=ctx))
+    with pytest.raises(ValueError, match="average is not a valid value for reduction"):
+        F.cross_entropy(logits, target, reduction="average")
+    with pytest.raises(TypeError, match="argument 'target' must be Tensor"):
+        F.cross_entropy(logits, [0, 1, 2, 3])

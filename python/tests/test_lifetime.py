@@ -74,11 +74,11 @@ def test_pool_reuses_and_frees(monkeypatch):
     with clrt.Context() as c:
         a = clrt.to_device(np.ones((7, 17), np.float32), ctx=c)
         t = a + a
-        ptr = t._b.ptr
+        ptr = t._st.ptr
         del t  # kept for reuse
         assert c._pool_bytes == 7 * 17 * 4
         u = a * a  # takes the pooled buffer
-        assert u._b.ptr == ptr and c._pool_bytes == 0
+        assert u._st.ptr == ptr and c._pool_bytes == 0
         np.testing.assert_array_equal(u.get(), np.ones((7, 17)))
         a.close()  # an explicit close frees at once, not into the pool
         assert sum(map(len, c._pool.values())) <= 1

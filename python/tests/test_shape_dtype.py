@@ -116,6 +116,25 @@ def test_reshape_refusals(ctx):
         assert isinstance(e.value, clrt.Error) and e.value.name == name, shape
 
 
+def test_shape_assignment_reshapes_in_place(ctx, rng):
+    """numpy's `a.shape = ...` (the former Array's shape was a plain attribute): the same
+    memory in the new shape; a count that differs, or a layout that is not one run in
+    order, is refused (CLRT_ESHAPE) and leaves the shape as it was."""
+    x = rng.standard_normal((6, 4))
+    a = clrt.to_device(x, ctx=ctx)
+    st = a._st
+    a.shape = (3, 8)
+    assert a.shape == (3, 8) and a._st is st and a.stride() == (8, 1)
+    np.testing.assert_array_equal(a.get(), x.reshape(3, 8))
+    a[2, 7] = -1.0  # the new strides address the same elements
+    assert a.get().ravel()[-1] == -1.0
+    for bad, b in (((5, 5), a), ((4, 6), a.T)):
+        old = b.shape
+        with pytest.raises(RuntimeError, match="cannot set shape") as e:
+            b.shape = bad
+        assert e.value.name == "CLRT_ESHAPE" and b.shape == old
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_mean_matches_numpy(ctx, rng, dtype, shape):
