@@ -4,6 +4,7 @@
  *   by an address-space limit the parent fits in) is reported with how it
  *   ended and its own reason, and fails the run (exit 1), in the table and
  *   in --json. gnuplot's end is reported the same way.
+ * - clrt-bench --cold: a row for each operation from its two children, exit 0.
  * - clrt-bench --device that matches nothing: exit 2 (like clrt-info and
  *   clrt-train), naming it, with the list of devices.
  * - clrt-train: a run shorter than --print-every still prints a loss line
@@ -109,6 +110,22 @@ static void bench_unknown_device(void **state)
         fail_msg("--op split: exit %d; stderr \"%s\"", split, err);
 }
 
+/* --cold: a row per operation and dtype from two children (empty caches,
+ * then what they left), exit 0 when every row came; the same in --json. */
+static void bench_cold_rows(void **state)
+{
+    (void)state;
+    double cold = 0, warm = 0;
+    int rc = run("'" CLRT_BENCH_PATH "' --cold --op add --dtype f32 --device 0");
+    const char *row = strstr(out, "  add        f32  1000000 ");
+    if (rc != 0 || !row || sscanf(row + 27, "%lf %lf", &cold, &warm) != 2 || !(cold > 0 && warm > 0))
+        fail_msg("--cold: exit %d (cold %g s, warm %g s); stdout \"%s\"; stderr \"%s\"", rc, cold, warm, out, err);
+    rc = run("'" CLRT_BENCH_PATH "' --cold --op add --dtype f32 --device 0 --json");
+    if (rc != 0 || !strstr(out, "{\"cold_start\": [") ||
+        !strstr(out, "\"op\": \"add\", \"dtype\": \"f32\", \"size\": 1000000, \"cold_s\": "))
+        fail_msg("--cold --json: exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
+}
+
 /* --plot through a gnuplot that dies: how it ended, and exit 3 (no plot). */
 static void bench_gnuplot_end_reported(void **state)
 {
@@ -154,6 +171,7 @@ int main(void)
         cmocka_unit_test(bench_child_failure_fails_the_run),
         cmocka_unit_test(train_short_runs_print_losses),
         cmocka_unit_test(bench_unknown_device),
+        cmocka_unit_test(bench_cold_rows),
         cmocka_unit_test(bench_gnuplot_end_reported),
 #ifdef CLRT_CHECKING_ICD
         cmocka_unit_test(checking_device_marked),
