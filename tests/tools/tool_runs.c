@@ -92,7 +92,8 @@ static void train_short_runs_print_losses(void **state)
     loss_near_chance("[1,     4] loss: ");
     loss_near_chance("[2,     4] loss: ");
     rc = run("'" CLRT_TRAIN_PATH "' --no-progress --data d --limit 3 --epochs 2 --batch 4 --test-limit 16");
-    if (rc != 0 || !strstr(err, "clrt-train: only 3 training images (--limit), fewer than one mini-batch of --batch 4") ||
+    if (rc != 0 ||
+        !strstr(err, "clrt-train: only 3 training images (--limit), fewer than one mini-batch of --batch 4") ||
         !strstr(err, "expect a test accuracy near chance"))
         fail_msg("--limit 3: exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
     loss_near_chance("[1,     1] loss: ");
