@@ -112,6 +112,70 @@ static void bench_counts(void **state)
     bench_refuses("--device ''", "--device: needs a value");
     bench_refuses("--child-first-call 0 f32", "--child-first-call: needs 3 values");
     bench_refuses("--child-first-call 0 f16 64", "--child-first-call f16: not f32 or f64");
+    bench_refuses("--child-cold nope f32 64 0", "--child-cold nope: no such operation");
+}
+
+/* "a,b,...": the comma list from first to last, into buf. */
+static const char *numbers(char *buf, size_t cap, int first, int last)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = first; i <= last && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%d", i > first ? "," : "", i);
+    return buf;
+}
+
+/* The lists' bounds: 64 products, 64 counts, 32 devices, an item of 127
+ * characters; --trans and --cnn refused when what they add passes 64. */
+static void bench_list_bounds(void **state)
+{
+    (void)state;
+    char list[512], args[1024];
+    snprintf(args, sizeof args, "--sizes %s", numbers(list, sizeof list, 1, 65));
+    bench_refuses(args, ",64,65: more than 64 products");
+    snprintf(args, sizeof args, "--add-sizes %s", numbers(list, sizeof list, 1, 65));
+    bench_refuses(args, ",64,65: more than 64 counts");
+    args[0] = '\0';
+    for (int i = 0; i < 33; i++)
+        snprintf(args + strlen(args), sizeof args - strlen(args), " --device %d", i);
+    bench_refuses(args, "--device 32: more than 32 devices");
+    snprintf(args, sizeof args, "--sizes %s --trans NN,NT,TT", numbers(list, sizeof list, 1, 22));
+    bench_refuses(args, "clrt-bench: --trans: more than 64 products in all");
+    /* 63: accepted (--list: then nothing runs) */
+    snprintf(args, sizeof args, "--sizes %s --trans NN,NT,TT --list", numbers(list, sizeof list, 1, 21));
+    char out[4096];
+    const int rc = run(CLRT_BENCH_PATH, args, out, sizeof out);
+    if (rc != 0 || strstr(err, "more than 64"))
+        fail_msg("63 products with --trans refused (exit %d): \"%s\"", rc, err);
+    snprintf(args, sizeof args, "--sizes %s --cnn", numbers(list, sizeof list, 1, 56));
+    bench_refuses(args, "clrt-bench: --cnn: more than 64 products with --sizes");
+    char item[160];
+    memset(item, '1', 128);
+    item[128] = '\0';
+    snprintf(args, sizeof args, "--add-sizes %s", item);
+    bench_refuses(args, "an item longer than 127 characters");
+    item[70] = '\0';
+    snprintf(args, sizeof args, "--sizes %s", item);
+    bench_refuses(args, "too long; a size is N or MxNxK");
+}
+
+/* nn-conv-phases [batch [rounds]]: a bad one named, with the usage, exit 2
+ * (atoi read "abc" as 0 rounds and strtoul "-1" as 2^64 - 1 images). */
+static void conv_phases_refuses(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {{"0", "nn-conv-phases: 0: must be 1 to 1048576"},
+                                         {"1048577", "nn-conv-phases: 1048577: must be 1 to"},
+                                         {"-1", "nn-conv-phases: -1: not a whole number"},
+                                         {"64 abc", "nn-conv-phases: abc: not a whole number"},
+                                         {"64 0", "nn-conv-phases: 0: must be 1 to"}};
+    char out[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const int rc = run(CLRT_CONV_PHASES_PATH, bad[i][0], out, sizeof out);
+        if (rc != 2 || strncmp(err, bad[i][1], strlen(bad[i][1])) != 0 || !strstr(err, "\nusage: nn-conv-phases"))
+            fail_msg("nn-conv-phases %s: exit %d, expected 2 and \"%s\" then the usage; stderr \"%s\"", bad[i][0], rc,
+                     bad[i][1], err);
+    }
 }
 
 /* A child run by hand at a size whose arrays cannot exist: its ERROR line
@@ -137,6 +201,8 @@ int main(void)
         cmocka_unit_test(bench_shapes),
         cmocka_unit_test(bench_sizes_that_cannot_exist),
         cmocka_unit_test(bench_counts),
+        cmocka_unit_test(bench_list_bounds),
+        cmocka_unit_test(conv_phases_refuses),
         cmocka_unit_test(bench_children_check_their_sizes),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
  *   by an address-space limit the parent fits in) is reported with how it
  *   ended and its own reason, and fails the run (exit 1), in the table and
  *   in --json. gnuplot's end is reported the same way.
+ * - clrt-bench --cold: a row for each operation from its two children, exit 0.
  * - clrt-bench --device that matches nothing: exit 2 (like clrt-info and
  *   clrt-train), naming it, with the list of devices.
  * - clrt-train: a run shorter than --print-every still prints a loss line
@@ -67,20 +68,36 @@ static void bench_child_failure_fails_the_run(void **state)
 #endif
 }
 
+/* The loss on out's line that starts with head ("[1,     4] loss: "): a
+ * mean over the line's mini-batches, near ln 10 = 2.3 for an untrained
+ * network on 10 classes (a sum over them, or one divided by --print-every's
+ * 2000, is far from it); fails the test when missing or out of [0.5, 5]. */
+static void loss_near_chance(const char *head)
+{
+    const char *line = strstr(out, head);
+    const double loss = line ? strtod(line + strlen(head), NULL) : -1;
+    if (!(loss >= 0.5 && loss <= 5))
+        fail_msg("\"%s\": loss %g, expected a mean near 2.3; stdout \"%s\"; stderr \"%s\"", head, loss, out, err);
+}
+
 /* A loss line each epoch, though --print-every's default 2000 is more than
- * an epoch's 4 mini-batches, with the running loss of those 4; and a note
- * when the images are fewer than one mini-batch. */
+ * an epoch's 4 mini-batches, with the running loss of those 4 (their mean);
+ * and a note when the images are fewer than one mini-batch. */
 static void train_short_runs_print_losses(void **state)
 {
     (void)state;
     int rc = run("'" CLRT_TRAIN_PATH "' --no-progress --data d --epochs 2 --batch 4 --test-limit 16");
-    if (rc != 0 || !strstr(out, "[1,     4] loss: ") || !strstr(out, "[2,     4] loss: ") || strstr(err, "clrt-train:"))
+    if (rc != 0 || strstr(err, "clrt-train:"))
         fail_msg("exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
+    loss_near_chance("[1,     4] loss: ");
+    loss_near_chance("[2,     4] loss: ");
     rc = run("'" CLRT_TRAIN_PATH "' --no-progress --data d --limit 3 --epochs 2 --batch 4 --test-limit 16");
-    if (rc != 0 || !strstr(out, "[1,     1] loss: ") || !strstr(out, "[2,     1] loss: ") ||
+    if (rc != 0 ||
         !strstr(err, "clrt-train: only 3 training images (--limit), fewer than one mini-batch of --batch 4") ||
         !strstr(err, "expect a test accuracy near chance"))
         fail_msg("--limit 3: exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
+    loss_near_chance("[1,     1] loss: ");
+    loss_near_chance("[2,     1] loss: ");
 }
 
 static void bench_unknown_device(void **state)
@@ -92,6 +109,22 @@ static void bench_unknown_device(void **state)
     const int split = run("'" CLRT_BENCH_PATH "' --op split --device 0 --device nonsense --sizes 64");
     if (split != 2 || !strstr(err, "clrt-bench: --device nonsense: ") || !strstr(err, "matches no device"))
         fail_msg("--op split: exit %d; stderr \"%s\"", split, err);
+}
+
+/* --cold: a row per operation and dtype from two children (empty caches,
+ * then what they left), exit 0 when every row came; the same in --json. */
+static void bench_cold_rows(void **state)
+{
+    (void)state;
+    double cold = 0, warm = 0;
+    int rc = run("'" CLRT_BENCH_PATH "' --cold --op add --dtype f32 --device 0");
+    const char *row = strstr(out, "  add        f32  1000000 ");
+    if (rc != 0 || !row || sscanf(row + 27, "%lf %lf", &cold, &warm) != 2 || !(cold > 0 && warm > 0))
+        fail_msg("--cold: exit %d (cold %g s, warm %g s); stdout \"%s\"; stderr \"%s\"", rc, cold, warm, out, err);
+    rc = run("'" CLRT_BENCH_PATH "' --cold --op add --dtype f32 --device 0 --json");
+    if (rc != 0 || !strstr(out, "{\"cold_start\": [") ||
+        !strstr(out, "\"op\": \"add\", \"dtype\": \"f32\", \"size\": 1000000, \"cold_s\": "))
+        fail_msg("--cold --json: exit %d; stdout \"%s\"; stderr \"%s\"", rc, out, err);
 }
 
 /* --plot through a gnuplot that dies: how it ended, and exit 3 (no plot). */
@@ -139,6 +172,7 @@ int main(void)
         cmocka_unit_test(bench_child_failure_fails_the_run),
         cmocka_unit_test(train_short_runs_print_losses),
         cmocka_unit_test(bench_unknown_device),
+        cmocka_unit_test(bench_cold_rows),
         cmocka_unit_test(bench_gnuplot_end_reported),
 #ifdef CLRT_CHECKING_ICD
         cmocka_unit_test(checking_device_marked),

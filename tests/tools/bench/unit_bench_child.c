@@ -27,6 +27,12 @@ static int child_main(const char *mode)
     }
     if (!strcmp(mode, "quiet-error"))
         return 3;
+    if (!strcmp(mode, "flood")) { /* far more than a pipe holds, then the result */
+        for (int i = 0; i < 16384; i++)
+            printf("progress line %05d of a chatty child\n", i);
+        printf("FIRST 4 5 6\n");
+        return 0;
+    }
     fflush(stdout);
     signal(!strcmp(mode, "segv") ? SIGSEGV : SIGABRT, SIG_DFL);
     raise(!strcmp(mode, "segv") ? SIGSEGV : SIGABRT);
@@ -48,6 +54,19 @@ static void test_success(void **state)
     char out[256], why[300];
     assert_int_equal(run("ok", out, sizeof out, why, sizeof why), 0);
     assert_non_null(strstr(out, "FIRST 1 2 3"));
+}
+
+/* A child that writes more than out holds (and than a pipe holds): read to
+ * its end, out cut at its cap, the child's exit 0 seen (the parent stopped
+ * reading at cap and closed the pipe: the child, still writing, was killed
+ * by SIGPIPE and its run reported failed). */
+static void test_long_output(void **state)
+{
+    (void)state;
+    char out[256], why[300];
+    assert_int_equal(run("flood", out, sizeof out, why, sizeof why), 0);
+    assert_int_equal(strlen(out), sizeof out - 1);
+    assert_non_null(strstr(out, "progress line 00000 of a chatty child"));
 }
 
 static void test_exit_status(void **state)
@@ -94,6 +113,7 @@ int main(int argc, char **argv)
         return child_main(argv[2]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_success),
+        cmocka_unit_test(test_long_output),
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_signals),
         cmocka_unit_test(test_status_text),

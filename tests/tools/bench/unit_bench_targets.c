@@ -1,6 +1,7 @@
 /* clrt-bench's target lines (tools/bench/report/targets.c) on a made-up
  * report, as a newcomer reads them: a MISS says, in plain words on the line
- * under it, what clrt was compared with, how it did and what the goal is,
+ * under it, what clrt was compared with, how it did and what the goal is
+ * (a speed at least, a time at most, ms at most),
  * and the list ends saying what a miss means (slower than the aim, the
  * results right); a run with no miss has no such paragraph. */
 #include <stdio.h>
@@ -72,6 +73,43 @@ static void test_miss_in_plain_words(void **state)
     bench_report_free(&r);
 }
 
+/* The two upper limits in plain words: a tiny add's cost over a raw
+ * enqueue's (times as long), a new process's first matmul (ms more). */
+static void test_upper_limits_in_plain_words(void **state)
+{
+    (void)state;
+    static bench_report r;
+    memset(&r, 0, sizeof r);
+    r.ndevices = 1;
+    bench_overhead *o = &r.devices[0].overhead;
+    o->measured = 1;
+    o->clrt_op = 9e-6;
+    o->raw_op = 3e-6;
+    o->ratio = 3.0; /* the goal: at most 1.2 */
+    bench_first *p = &r.devices[0].first[0];
+    p->measured = p->ok = 1;
+    p->n = 1024;
+    p->overhead = 0.080; /* the goal: at most 50 ms */
+    char *text = targets_of(&r);
+    if (!strstr(text, "MISS  dev 0  tiny add per op vs raw enqueue") ||
+        !strstr(text, "clrt took 3.00 times as long as the same kernel enqueued with plain OpenCL calls; the goal "
+                      "is at most 1.20 times") ||
+        !strstr(text, "MISS  dev 0  new process first matmul f32 1024, ms over it warm") ||
+        !strstr(text, "being first cost 80.0 ms more than the same steps again in that process") ||
+        !strstr(text, "the goal is at most 50 ms") || !strstr(text, "A MISS is not an error"))
+        fail_msg("targets: \"%s\"", text);
+    free(text);
+    /* within both goals: passes, no plain-words lines */
+    o->ratio = 1.1;
+    p->overhead = 0.020;
+    text = targets_of(&r);
+    if (strstr(text, "MISS  ") || strstr(text, "clrt took") || strstr(text, "being first cost") ||
+        !strstr(text, "PASS  dev 0  tiny add per op") || !strstr(text, "PASS  dev 0  new process first matmul"))
+        fail_msg("targets within the goals: \"%s\"", text);
+    free(text);
+    bench_report_free(&r);
+}
+
 static void test_no_miss_no_paragraph(void **state)
 {
     (void)state;
@@ -90,6 +128,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_miss_in_plain_words),
+        cmocka_unit_test(test_upper_limits_in_plain_words),
         cmocka_unit_test(test_no_miss_no_paragraph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,16 @@ static void test_options(void **state)
     refused("--data good --profile-every x", "--profile-every x|not a whole number");
     refused("--data good --profile-every", "--profile-every|needs a value");
     refused("--data good --profile --bogus", "unknown option --bogus");
+    refused("--data good --batch 65537", "--batch 65537|must be 1 to 65536");
+    refused("--data good --epochs 100001", "--epochs 100001|must be 1 to 100000");
+    refused("--data good --seed 18446744073709551616", "--seed 18446744073709551616|out of range");
+    refused("--data good --limit 0", "--limit 0|must be at least 1");
+    refused("--data good --test-limit 0", "--test-limit 0|must be at least 1");
+    refused("--data good --stop-after 0", "--stop-after 0|must be at least 1");
+    refused("--data good --limit 1.5", "--limit 1.5|not a whole number");
+    refused("--data good --momentum x", "--momentum x|not a number");
+    refused("--data good --out o.txt", "--out o.txt|only goes with --predict");
+    refused("--data good --labels l.idx", "--labels l.idx|needs --images");
     refused("--data missing-dir", "missing-dir/train-images-idx3-ubyte|cannot open");
 }
 

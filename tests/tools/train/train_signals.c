@@ -63,11 +63,12 @@ static void sleep_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* clrt-train RUN_ARGS --save part.state, sent sig once its third loss line is
- * out, then again every 2 ms until it exits; its stdout into out, its exit
- * status returned. */
-static int interrupted_run(int sig, char *out, size_t cap)
+/* clrt-train args started in tf_dir, its stdout a pipe whose reading end is
+ * *from: its process id. */
+static pid_t start_train(const char *args, int *from)
 {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "exec '%s' %s", CLRT_TRAIN_PATH, args);
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
@@ -78,14 +79,25 @@ static int interrupted_run(int sig, char *out, size_t cap)
         close(fds[1]);
         if (chdir(tf_dir) != 0)
             _exit(126);
-        execl("/bin/sh", "sh", "-c", "exec '" CLRT_TRAIN_PATH "' " RUN_ARGS " --save part.state", (char *)NULL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
+    *from = fds[0];
+    return pid;
+}
+
+/* clrt-train RUN_ARGS --save part.state, sent sig once its third loss line is
+ * out, then again every 2 ms until it exits; its stdout into out, its exit
+ * status returned. */
+static int interrupted_run(int sig, char *out, size_t cap)
+{
+    int from;
+    const pid_t pid = start_train(RUN_ARGS " --save part.state", &from);
     size_t used = 0;
     int lines = 0, sent = 0, status = 0;
     for (;;) {
-        ssize_t got = read(fds[0], out + used, cap - 1 - used);
+        ssize_t got = read(from, out + used, cap - 1 - used);
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
@@ -104,7 +116,7 @@ static int interrupted_run(int sig, char *out, size_t cap)
         }
     }
     out[used] = '\0';
-    close(fds[0]);
+    close(from);
     if (!sent)
         assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(sent); /* the run must not have ended before the signal */
@@ -161,25 +173,13 @@ static void stops_after_the_batch_in_flight(void **state)
 {
     (void)state;
     tf_dataset("big", 16384);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        if (chdir(tf_dir) != 0)
-            _exit(126);
-        execl(CLRT_TRAIN_PATH, "clrt-train", "--no-progress", "--data", "big", "--epochs", "1", "--batch", "2",
-              "--print-every", "4000", "--test-limit", "16", (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
+    int from;
+    const pid_t pid =
+        start_train("--no-progress --data big --epochs 1 --batch 2 --print-every 4000 --test-limit 16", &from);
     char out[4096] = "";
     size_t used = 0;
     while (!strstr(out, "] loss: ")) {
-        ssize_t got = read(fds[0], out + used, sizeof out - 1 - used);
+        ssize_t got = read(from, out + used, sizeof out - 1 - used);
         if (got < 0 && errno == EINTR)
             continue;
         assert_true(got > 0); /* the first loss line comes before the end */
@@ -192,7 +192,7 @@ static void stops_after_the_batch_in_flight(void **state)
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     const double took = now_s() - t0;
-    close(fds[0]);
+    close(from);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 130);
     if (took > 1.0)

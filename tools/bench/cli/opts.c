@@ -623,6 +623,22 @@ static void default_lists(parse_state *p)
     }
 }
 
+/* A refusal found after parsing (a combination, a size): option's value
+ * (NULL: none) and why, in tool_args' one form; TOOL_ARGS_BAD. */
+static int refuse(const char *option, const char *value, const char *why)
+{
+    const tool_args a = {.tool = "clrt-bench", .option = option};
+    return tool_args_bad(&a, value, why);
+}
+
+/* option's lists added up to more products than a run holds. */
+static int too_many_products(const char *option, const char *how)
+{
+    char why[64];
+    snprintf(why, sizeof why, "more than %d products %s", BENCH_MAX_SIZES, how);
+    return refuse(option, NULL, why);
+}
+
 /* --trans: each product size so far once per transpose pair asked for. */
 static int expand_trans(bench_opts *o, int trans_mask)
 {
@@ -633,11 +649,8 @@ static int expand_trans(bench_opts *o, int trans_mask)
     for (size_t i = 0; i < nbase; i++)
         for (int t = 0; t < 4; t++)
             if (trans_mask & (1 << t)) {
-                if (o->nmatmul >= BENCH_MAX_SIZES) {
-                    fprintf(stderr, "clrt-bench: --trans: more than %d products in all (clrt-bench --help)\n",
-                            BENCH_MAX_SIZES);
-                    return TOOL_ARGS_BAD;
-                }
+                if (o->nmatmul >= BENCH_MAX_SIZES)
+                    return too_many_products("--trans", "in all");
                 o->matmul[o->nmatmul] = base[i];
                 o->matmul[o->nmatmul].ta = t & 1;
                 o->matmul[o->nmatmul++].tb = t >> 1;
@@ -656,11 +669,8 @@ static int add_cnn(bench_opts *o, int sizes_given)
     if (!sizes_given)
         o->nmatmul = 0;
     for (size_t i = 0; i < sizeof cnn_mm / sizeof *cnn_mm; i++) {
-        if (o->nmatmul >= BENCH_MAX_SIZES) {
-            fprintf(stderr, "clrt-bench: --cnn: more than %d products with --sizes (clrt-bench --help)\n",
-                    BENCH_MAX_SIZES);
-            return TOOL_ARGS_BAD;
-        }
+        if (o->nmatmul >= BENCH_MAX_SIZES)
+            return too_many_products("--cnn", "with --sizes");
         o->matmul[o->nmatmul++] = cnn_mm[i];
     }
     return 0;
@@ -706,14 +716,12 @@ static int fits(const char *option, const char *what, double need, unsigned long
 {
     if (need <= (double)host)
         return 0;
-    char n[32], h[32];
+    char n[32], h[32], why[160];
     bytes_text(need, n, sizeof n);
     bytes_text((double)host, h, sizeof h);
-    fprintf(stderr,
-            "clrt-bench: %s %s: its arrays need %s of memory in %s, more than this machine's %s: no such buffers can "
-            "exist here (clrt-bench --help)\n",
-            option, what, n, dbl ? "float64" : "float32", h);
-    return TOOL_ARGS_BAD;
+    snprintf(why, sizeof why, "its arrays need %s of memory in %s, more than this machine's %s: no such buffers can "
+             "exist here", n, dbl ? "float64" : "float32", h);
+    return refuse(option, what, why);
 }
 
 /* A product's host arrays: A, B, C and the read-back copy of C. */

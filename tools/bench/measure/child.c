@@ -1,6 +1,7 @@
 /* clrt-bench: running clrt-bench again as a child (see bench/measure/child.h). */
 #include "measure/child.h"
 
+#include <errno.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,14 +89,18 @@ int bench_child_run_env(char *const argv[], const char *const *set, char *out, s
         snprintf(why, why_cap, "cannot start a child clrt-bench");
         return -1;
     }
+    /* read to the end, past cap too (dropped): a pipe closed on a child
+     * still writing would kill it with SIGPIPE, a healthy run reported failed */
     size_t used = 0;
     for (;;) {
-        ssize_t got = read(fds[0], out + used, cap - 1 - used);
+        char spill[4096];
+        const int full = used >= cap - 1;
+        const ssize_t got = read(fds[0], full ? spill : out + used, full ? sizeof spill : cap - 1 - used);
+        if (got < 0 && errno == EINTR)
+            continue;
         if (got <= 0)
             break;
-        used += (size_t)got;
-        if (used >= cap - 1)
-            break;
+        used += full ? 0 : (size_t)got;
     }
     out[used] = '\0';
     close(fds[0]);

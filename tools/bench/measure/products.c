@@ -251,8 +251,9 @@ static void linear_row(bench_product *r, const bench_opts *opts, bench_session *
         r->vs_loop = bench_paired_ratio(&impls[1], &impls[0]);
         st = impls[0].failed || impls[1].failed ? (j.status ? j.status : CLRT_EOPENCL) : CLRT_OK;
     }
-    if (st == CLRT_OK && !run_fused(&j))
-        st = clrt_buffer_read(s->q, j.y, hy, batch * out);
+    /* once more, read back: a failed run leaves hy unwritten, not checked */
+    if (st == CLRT_OK)
+        st = run_fused(&j) ? j.status : clrt_buffer_read(s->q, j.y, hy, batch * out);
     if (st == CLRT_OK) {
         const clrt__ref_gemm g = {.dtype = CLRT_FLOAT32, .tb = 1, .M = batch, .N = out, .K = in, .alpha = 1.0,
                                   .a = hx, .b = hw, .c = hy, .lda = in, .ldb = in, .ldc = out, .bias = hb,
@@ -275,7 +276,7 @@ static void linear_row(bench_product *r, const bench_opts *opts, bench_session *
 void bench_products_measure(bench_products *p, const bench_opts *opts, bench_session *s)
 {
     memset(p, 0, sizeof *p);
-    /* the issue's shapes: attention-like batches of small products, and the
+    /* attention-like batches of small products, and the
      * article's fc1 at batch 64 */
     batched_row(&p->rows[p->n++], opts, s, 64, 128);
     batched_row(&p->rows[p->n++], opts, s, 512, 64);

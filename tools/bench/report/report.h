@@ -137,7 +137,6 @@ typedef struct bench_products {
     int measured;
     size_t n;
     bench_product rows[BENCH_PRODUCT_ROWS];
-    char note[160];
 } bench_products;
 
 typedef struct bench_device {
