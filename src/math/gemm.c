@@ -521,26 +521,13 @@ int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm
     return status;
 }
 
-static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
-                const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
-{
-    int status = clrt__gemm_check(q, ta, tb, a, b, c, func);
-    if (status == CLRT_OK)
-        status = clrt__check_usable(q->ctx, func);
-    if (status != CLRT_OK)
-        return status;
-    const clrt__gemm_op op = {.M = c->rows, .N = c->cols, .K = ta ? a->rows : a->cols, .alpha = alpha,
-                              .beta = beta, .a = a, .b = b, .c = c, .count = 1};
-    return clrt__gemm_run(q, ta, tb, &op, func);
-}
-
 int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
               const clrt_buffer *b, double beta, clrt_buffer *c)
 {
-    return gemm(q, ta, tb, alpha, a, b, beta, c, "clrt_gemm");
+    return clrt__gemm(q, ta, tb, alpha, a, b, beta, c, NULL, "clrt_gemm");
 }
 
 int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
 {
-    return gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, a, b, 0.0, c, "clrt_matmul");
+    return clrt__gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, a, b, 0.0, c, NULL, "clrt_matmul");
 }
