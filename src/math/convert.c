@@ -1,7 +1,8 @@
 /* clrt_convert (and clrt_copy of 16-bit buffers): the checks, then one launch of
- * cl/convert.cl built for the (source, destination) dtype pair; its program is
- * the context's, kept for its life (runtime/program.h), the kernel made for the
- * launch. */
+ * cl/convert.cl built for the (source, destination) dtype pair; its program and
+ * kernel are the context's, made on the pair's first use and kept for its life,
+ * so that a conversion (each 16-bit operand of a widened operation, math/widen.h)
+ * costs its launch and no kernel creation or program lookup. */
 #include <stdio.h>
 
 #include "base/error.h"
@@ -41,6 +42,39 @@ static int check(const clrt_queue *q, const clrt_buffer *dst, const clrt_buffer 
     return CLRT_OK;
 }
 
+/* The context's kernel for the (src, dst) dtype pair into *out: made on the
+ * first conversion of the pair (its program built then, runtime/program.h) and
+ * kept for the context's life; a thread that loses the race to store it releases
+ * its own. */
+static int convert_kernel(clrt_context *ctx, int src, int dst, const char *func, cl_kernel *out)
+{
+    clrt_mutex_lock(&ctx->convert_lock);
+    *out = ctx->convert[src][dst];
+    clrt_mutex_unlock(&ctx->convert_lock);
+    if (*out)
+        return CLRT_OK;
+    char options[96];
+    cl_program prog;
+    (void)clrt__convert_options(src, dst, options, sizeof options);
+    const clrt__build_what what = {"convert", clrt__dtype_word(src), options};
+    int st = clrt__program_get(ctx, clrt__convert_source(), 1, options, &what, func, &prog);
+    if (st != CLRT_OK)
+        return st;
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "convert", &err);
+    if (!k)
+        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateKernel", &ctx->info,
+                             "the convert kernel");
+    clrt_mutex_lock(&ctx->convert_lock);
+    if (!ctx->convert[src][dst])
+        ctx->convert[src][dst] = k;
+    else
+        clReleaseKernel(k);
+    *out = ctx->convert[src][dst];
+    clrt_mutex_unlock(&ctx->convert_lock);
+    return CLRT_OK;
+}
+
 int clrt__convert(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src, int is_copy, const char *func)
 {
     int st = check(q, dst, src, is_copy, func);
@@ -48,18 +82,9 @@ int clrt__convert(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src, int i
         st = clrt__check_usable(q->ctx, func);
     if (st != CLRT_OK || (is_copy && clrt__same_window(dst, src)))
         return st;
-    char options[96];
-    cl_program prog;
-    (void)clrt__convert_options((int)src->dtype, (int)dst->dtype, options, sizeof options);
-    const clrt__build_what what = {"convert", clrt__dtype_word((int)src->dtype), options};
-    st = clrt__program_get(q->ctx, clrt__convert_source(), 1, options, &what, func, &prog);
-    if (st != CLRT_OK)
+    cl_kernel k;
+    if ((st = convert_kernel(q->ctx, (int)src->dtype, (int)dst->dtype, func, &k)) != CLRT_OK)
         return st;
-    cl_int err;
-    cl_kernel k = clCreateKernel(prog, "convert", &err);
-    if (!k)
-        return clrt__fail_cl(clrt__status_from_cl(err), func, err, "clCreateKernel", &q->ctx->info,
-                             "the convert kernel");
     clrt__args a = {0};
     clrt__arg_ulong(&a, src->rows);
     clrt__arg_ulong(&a, src->cols);
@@ -67,8 +92,10 @@ int clrt__convert(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *src, int i
     clrt__arg_matrix(&a, dst);
     size_t global[2], local[2];
     clrt__convert_geometry(&q->ctx->facts, src->rows, src->cols, global, local);
+    /* one kernel object for every queue of the context: its arguments and launch together */
+    clrt_mutex_lock(&q->ctx->convert_lock);
     st = clrt__enqueue_locked(q, k, func, &a, 2, NULL, global, local);
-    clReleaseKernel(k); /* the enqueued launch keeps what it needs */
+    clrt_mutex_unlock(&q->ctx->convert_lock);
     return st;
 }
 

@@ -236,12 +236,9 @@ int clrt__gemm_same_kind(const clrt_queue *q, const clrt_buffer *a, const clrt_b
     return CLRT_OK;
 }
 
-/* Checks in the order that makes the status predictable: live handles and
- * the transposes, then c sharing memory with an input (EINVAL before
- * contexts, dtypes and shapes, as clrt_matmul always did), one context, one
- * dtype, a dtype gemm takes, the shapes, the 32-bit limits. */
-int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
-                     const clrt_buffer *b, const clrt_buffer *c, const char *func)
+/* math/gemm.h */
+int clrt__gemm_live(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a, const clrt_buffer *b,
+                    const clrt_buffer *c, const char *func)
 {
     int status = clrt__check_queue(q, func);
     if (status == CLRT_OK)
@@ -250,11 +247,23 @@ int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const cl
         status = clrt__check_buffer(a, func, "a");
     if (status == CLRT_OK)
         status = clrt__check_buffer(b, func, "b");
+    if (status == CLRT_OK && ((ta != CLRT_NO_TRANS && ta != CLRT_TRANS) || (tb != CLRT_NO_TRANS && tb != CLRT_TRANS)))
+        status = clrt__fail(CLRT_EINVAL, func,
+                            "unknown transpose value (ta %d, tb %d): use CLRT_NO_TRANS or CLRT_TRANS", (int)ta,
+                            (int)tb);
+    return status;
+}
+
+/* Checks in the order that makes the status predictable: live handles and
+ * the transposes (clrt__gemm_live), then c sharing memory with an input (EINVAL
+ * before contexts, dtypes and shapes, as clrt_matmul always did), one context, one
+ * dtype, a dtype gemm takes, the shapes, the 32-bit limits. */
+int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
+                     const clrt_buffer *b, const clrt_buffer *c, const char *func)
+{
+    const int status = clrt__gemm_live(q, ta, tb, a, b, c, func);
     if (status != CLRT_OK)
         return status;
-    if ((ta != CLRT_NO_TRANS && ta != CLRT_TRANS) || (tb != CLRT_NO_TRANS && tb != CLRT_TRANS))
-        return clrt__fail(CLRT_EINVAL, func, "unknown transpose value (ta %d, tb %d): use CLRT_NO_TRANS or CLRT_TRANS",
-                          (int)ta, (int)tb);
     if (clrt__overlap(c, a) || clrt__overlap(c, b))
         return clrt__fail(CLRT_EINVAL, func, "the output c shares memory with %s; a product cannot run in place",
                           clrt__overlap(c, a) ? "a" : "b");
@@ -512,26 +521,13 @@ int clrt__gemm_run(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm
     return status;
 }
 
-static int gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
-                const clrt_buffer *b, double beta, clrt_buffer *c, const char *func)
-{
-    int status = clrt__gemm_check(q, ta, tb, a, b, c, func);
-    if (status == CLRT_OK)
-        status = clrt__check_usable(q->ctx, func);
-    if (status != CLRT_OK)
-        return status;
-    const clrt__gemm_op op = {.M = c->rows, .N = c->cols, .K = ta ? a->rows : a->cols, .alpha = alpha,
-                              .beta = beta, .a = a, .b = b, .c = c, .count = 1};
-    return clrt__gemm_run(q, ta, tb, &op, func);
-}
-
 int clrt_gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
               const clrt_buffer *b, double beta, clrt_buffer *c)
 {
-    return gemm(q, ta, tb, alpha, a, b, beta, c, "clrt_gemm");
+    return clrt__gemm(q, ta, tb, alpha, a, b, beta, c, NULL, "clrt_gemm");
 }
 
 int clrt_matmul(clrt_queue *q, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
 {
-    return gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, a, b, 0.0, c, "clrt_matmul");
+    return clrt__gemm(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1.0, a, b, 0.0, c, NULL, "clrt_matmul");
 }

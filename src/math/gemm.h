@@ -22,10 +22,22 @@ typedef struct clrt__gemm_op {
     int act;
 } clrt__gemm_op;
 
+/* The first of clrt__gemm_check's checks, those the batched calls make of every
+ * product before its shapes: q, c, a and b live handles, in that order, then ta and
+ * tb each CLRT_NO_TRANS or CLRT_TRANS. CLRT_OK or the refusal, under func. */
+int clrt__gemm_live(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a, const clrt_buffer *b,
+                    const clrt_buffer *c, const char *func);
+
 /* clrt_gemm's checks of q, ta, tb, a, b and c, in its order (math/gemm.c says it);
  * CLRT_OK or the status, reported for func. */
 int clrt__gemm_check(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_buffer *a,
                      const clrt_buffer *b, const clrt_buffer *c, const char *func);
+
+/* clrt_gemm (ep NULL) or clrt_gemm_ex under func: clrt__gemm_check, the
+ * epilogue's checks (math/gemm_ex.c), the context usable, then clrt__gemm_run of
+ * the one product. */
+int clrt__gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+               const clrt_buffer *b, double beta, clrt_buffer *c, const clrt_epilogue *ep, const char *func);
 
 /* Enqueue op on q: every argument checked, the context usable, count >= 1, M, N, K
  * and the row strides within the 32 bits clrt__gemm_check allows (the batch's

@@ -60,22 +60,6 @@ static int stacks_meet(const stack *s, const stack *t)
     return 0;
 }
 
-static int live_operands(const clrt_queue *q, const clrt_buffer *a, const clrt_buffer *b, const clrt_buffer *c,
-                         clrt_trans ta, clrt_trans tb, const char *func)
-{
-    int st = clrt__check_queue(q, func);
-    if (st == CLRT_OK)
-        st = clrt__check_buffer(c, func, "c");
-    if (st == CLRT_OK)
-        st = clrt__check_buffer(a, func, "a");
-    if (st == CLRT_OK)
-        st = clrt__check_buffer(b, func, "b");
-    if (st == CLRT_OK && ((ta != CLRT_NO_TRANS && ta != CLRT_TRANS) || (tb != CLRT_NO_TRANS && tb != CLRT_TRANS)))
-        st = clrt__fail(CLRT_EINVAL, func, "unknown transpose value (ta %d, tb %d): use CLRT_NO_TRANS or CLRT_TRANS",
-                        (int)ta, (int)tb);
-    return st;
-}
-
 /* The windows: each stack's columns, its rows' arithmetic, inside its buffer,
  * c's apart from each other and from a's and b's. */
 static int check_stacks(const stack st[3], size_t m, const char *func)
@@ -128,7 +112,7 @@ int clrt_gemm_strided_batched(clrt_queue *q, clrt_trans ta, clrt_trans tb, size_
                               size_t stride_b, double beta, clrt_buffer *c, size_t stride_c, size_t count)
 {
     static const char func[] = "clrt_gemm_strided_batched";
-    int st = live_operands(q, a, b, c, ta, tb, func);
+    int st = clrt__gemm_live(q, ta, tb, a, b, c, func);
     if (st != CLRT_OK || count == 0)
         return st;
     if ((st = clrt__gemm_same_kind(q, a, b, c, func)) != CLRT_OK)
@@ -178,7 +162,7 @@ static int check_arrays(const clrt_queue *q, clrt_trans ta, clrt_trans tb, const
                         const clrt_buffer *const *b, clrt_buffer *const *c, size_t count, const char *func)
 {
     for (size_t i = 0; i < count; i++) {
-        int st = live_operands(q, a[i], b[i], c[i], ta, tb, func);
+        int st = clrt__gemm_live(q, ta, tb, a[i], b[i], c[i], func);
         if (st != CLRT_OK)
             return st;
     }

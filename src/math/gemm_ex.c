@@ -1,7 +1,8 @@
 /* clrt_gemm_ex: clrt_gemm with an epilogue (a bias by row or column, an
  * activation) applied by the product's kernels as they store c (cl/common.cl's
  * CLRT_ACT, cl/matmul_*.cl), one pass over c. Here: the epilogue's checks, after
- * clrt_gemm's own. */
+ * clrt_gemm's own, and the one checked entry of clrt_gemm, clrt_matmul and
+ * clrt_gemm_ex (clrt__gemm, no epilogue for the first two). */
 #include "base/error.h"
 #include "base/util.h"
 #include "kernels/table.h"
@@ -38,10 +39,9 @@ static int check_epilogue(const clrt_queue *q, const clrt_epilogue *ep, const cl
                       bias->cols, c->rows, c->cols, c->cols, c->rows);
 }
 
-int clrt_gemm_ex(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
-                 const clrt_buffer *b, double beta, clrt_buffer *c, const clrt_epilogue *ep)
+int clrt__gemm(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+               const clrt_buffer *b, double beta, clrt_buffer *c, const clrt_epilogue *ep, const char *func)
 {
-    static const char func[] = "clrt_gemm_ex";
     int per_row = 0;
     int st = clrt__gemm_check(q, ta, tb, a, b, c, func);
     if (st == CLRT_OK && ep)
@@ -54,4 +54,10 @@ int clrt_gemm_ex(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, cons
                               .beta = beta, .a = a, .b = b, .c = c, .count = 1, .bias = ep ? ep->bias : NULL,
                               .bias_per_row = per_row, .act = ep ? (int)ep->act : 0};
     return clrt__gemm_run(q, ta, tb, &op, func);
+}
+
+int clrt_gemm_ex(clrt_queue *q, clrt_trans ta, clrt_trans tb, double alpha, const clrt_buffer *a,
+                 const clrt_buffer *b, double beta, clrt_buffer *c, const clrt_epilogue *ep)
+{
+    return clrt__gemm(q, ta, tb, alpha, a, b, beta, c, ep, "clrt_gemm_ex");
 }

@@ -45,6 +45,7 @@ int clrt__context_open(clrt_context **out, const clrt__device_entry *dev, const 
     ctx->info = dev->info;
     ctx->facts = dev->facts;
     clrt_mutex_init(&ctx->lock);
+    clrt_mutex_init(&ctx->convert_lock);
     clrt__live(CLRT__LIVE_CONTEXT, +1);
     *out = ctx;
     return CLRT_OK;
@@ -68,7 +69,12 @@ void clrt__context_release(clrt_context *ctx)
     if (atomic_fetch_sub(&ctx->refs, 1) != 1)
         return;
     clrt__kcache_release(ctx);
+    for (int i = 0; i <= CLRT_BFLOAT16; i++)
+        for (int j = 0; j <= CLRT_BFLOAT16; j++)
+            if (ctx->convert[i][j])
+                clReleaseKernel(ctx->convert[i][j]);
     clrt__programs_release(ctx);
+    clrt_mutex_destroy(&ctx->convert_lock);
     clrt_mutex_destroy(&ctx->lock);
     clReleaseContext(ctx->cl);
     ctx->tag = CLRT__TAG_DEAD;

@@ -41,6 +41,11 @@ struct clrt_context {
     clrt_mutex lock; /* guards programs */
     struct clrt__program_entry *programs;
     struct clrt__kcache *kernels;
+    /* clrt_convert's kernels (math/convert.c) by source and destination dtype,
+     * made on first use; their arguments are set and the launch enqueued under
+     * convert_lock, which no build is made under */
+    cl_kernel convert[CLRT_BFLOAT16 + 1][CLRT_BFLOAT16 + 1]; /* [src dtype][dst dtype] */
+    clrt_mutex convert_lock;
     /* set by the tuner on a candidate's context: its programs are built once
      * and thrown away, so they skip the disk cache (on POCL a stored binary
      * costs a build of its own, ~2.5 s a matmul candidate on a cold cache,

@@ -15,6 +15,8 @@
 
 #include "common/test_util.h"
 
+#include "base/debug.h"
+
 static const clrt_dtype dtypes[4] = {CLRT_FLOAT32, CLRT_FLOAT64, CLRT_FLOAT16, CLRT_BFLOAT16};
 
 static const char *name(clrt_dtype dt)
@@ -192,6 +194,7 @@ static void refusals(void **state)
     uint16_t got[12];
     TU_OK(clrt_buffer_write(q, h16, h, 12));
     assert_int_equal(clrt_buffer_dtype(h16), CLRT_FLOAT16);
+    clrt__debug_fault_clear(); /* counts the launches from here */
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_convert(q, i32, f32));
     TU_REFUSED(CLRT_EUNSUPPORTED, "int32", clrt_convert(q, h16, i32));
     TU_REFUSED(CLRT_ESHAPE, "one shape", clrt_convert(q, wide, f32));
@@ -215,6 +218,7 @@ static void refusals(void **state)
      * float32: tests/math/device_half.c) */
     TU_REFUSED(CLRT_EUNSUPPORTED, "neural-network", clrt_nn_relu_forward(q, b16, b16));
     /* nothing written by the refusals */
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     TU_OK(clrt_buffer_read(q, h16, got, 12));
     assert_memory_equal(got, h, sizeof h);
     TU_DESTROY_BUFFERS(f32, h16, b16, i32, wide, h16b, one, parent, v1, v2);

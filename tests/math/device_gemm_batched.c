@@ -279,12 +279,17 @@ static void strided_refusals(void **state)
     TU_OK(clrt_buffer_write(q, c, h, 72));
     TU_OK(clrt_gemm_strided_batched(q, N, N, 4, 6, 5, 1.0, a, 4, b, 5, 0.0, c, 4, 3)); /* good */
     TU_OK(clrt_buffer_write(q, c, h, 72));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     TU_REFUSED(CLRT_EINVAL, "unknown transpose",
                clrt_gemm_strided_batched(q, (clrt_trans)2, N, 4, 6, 5, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
     TU_REFUSED(CLRT_EINVAL, "buffer c is NULL",
                clrt_gemm_strided_batched(q, N, N, 4, 6, 5, 1.0, a, 4, b, 5, 0.0, NULL, 4, 3));
     TU_REFUSED(CLRT_EINVAL, "must be positive",
                clrt_gemm_strided_batched(q, N, N, 0, 6, 5, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
+    TU_REFUSED(CLRT_EINVAL, "must be positive",
+               clrt_gemm_strided_batched(q, N, N, 4, 0, 5, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
+    TU_REFUSED(CLRT_EINVAL, "must be positive",
+               clrt_gemm_strided_batched(q, N, N, 4, 6, 0, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
     /* columns: a's must be k (m with ta), b's n (k with tb), c's n */
     TU_REFUSED(CLRT_ESHAPE, "columns", clrt_gemm_strided_batched(q, N, N, 4, 6, 4, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
     TU_REFUSED(CLRT_ESHAPE, "columns", clrt_gemm_strided_batched(q, T, N, 4, 6, 5, 1.0, a, 4, b, 5, 0.0, c, 4, 3));
@@ -302,6 +307,7 @@ static void strided_refusals(void **state)
                clrt_gemm_strided_batched(q, N, N, 4, 6, 5, 1.0, a, SIZE_MAX / 2, b, 5, 0.0, c, 4, 3));
     TU_REFUSED(CLRT_EINVAL, "overflow",
                clrt_gemm_strided_batched(q, N, N, 4, 6, 5, 1.0, a, 0, b, 0, 0.0, c, 4, SIZE_MAX));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     /* c sharing memory with an input window: every c window against every a window */
     clrt_buffer *parent, *pa, *pc;
     TU_OK(clrt_buffer_create(&parent, tu_fx->ctx, CLRT_FLOAT32, 40, 6));
@@ -315,6 +321,7 @@ static void strided_refusals(void **state)
     clrt_buffer *pc4;
     TU_OK(clrt_buffer_view(&pc4, parent, 4, 0, 24, 6));
     TU_OK(clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, parent, 8, b6, 0, 0.0, pc4, 8, 3));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     TU_REFUSED(CLRT_EINVAL, "shares memory with a matrix of a",
                clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, parent, 8, b6, 0, 0.0, pc4, 7, 3));
     /* only the last a window reaches c's first: rows 16-19 of pa against c from row 19 */
@@ -322,10 +329,13 @@ static void strided_refusals(void **state)
     TU_OK(clrt_buffer_view(&pc19, parent, 19, 0, 12, 6));
     TU_REFUSED(CLRT_EINVAL, "shares memory with a matrix of a",
                clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, pa, 8, b6, 0, 0.0, pc19, 4, 3));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     TU_OK(clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, pa, 5, b6, 0, 0.0, pc19, 4, 3));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     /* b's windows of 6 rows at 0, 7, 14: the last reaches row 19 */
     TU_REFUSED(CLRT_EINVAL, "shares memory with a matrix of b",
                clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, b6, 0, pa, 7, 0.0, pc19, 4, 3));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     TU_OK(clrt_gemm_strided_batched(q, N, N, 4, 6, 6, 1.0, b6, 0, pa, 6, 0.0, pc19, 4, 3));
     /* nothing written by the refused calls */
     float got[72];
@@ -351,19 +361,35 @@ static void batched_refusals(void **state)
     TU_OK(clrt_buffer_write(q, c1, h, 12));
     TU_OK(clrt_gemm_batched(q, N, N, 1.0, a, b, 0.0, c, 2));
     TU_OK(clrt_buffer_write(q, c1, h, 12));
+    clrt__debug_fault_clear(); /* counts the launches from here */
+    TU_REFUSED(CLRT_EINVAL, "array a is NULL", clrt_gemm_batched(q, N, N, 1.0, NULL, b, 0.0, c, 2));
     TU_REFUSED(CLRT_EINVAL, "array b is NULL", clrt_gemm_batched(q, N, N, 1.0, a, NULL, 0.0, c, 2));
+    TU_REFUSED(CLRT_EINVAL, "array c is NULL", clrt_gemm_batched(q, N, N, 1.0, a, b, 0.0, NULL, 2));
     const clrt_buffer *an[2] = {a0, NULL};
     TU_REFUSED(CLRT_EINVAL, "buffer a is NULL", clrt_gemm_batched(q, N, N, 1.0, an, b, 0.0, c, 2));
     /* shapes that differ across the batch (each product alone would be fine) */
     const clrt_buffer *b_mixed[2] = {b0, b6};
     clrt_buffer *c_mixed[2] = {c0, wide};
     TU_REFUSED(CLRT_ESHAPE, "one shape and dtype", clrt_gemm_batched(q, N, N, 1.0, a, b_mixed, 0.0, c_mixed, 2));
+    /* a dtype that differs across the batch (float32 then int32, one shape) */
+    clrt_buffer *ai = tu_buffer(CLRT_INT32, 4, 5);
+    const clrt_buffer *a_mixed[2] = {a0, ai};
+    TU_REFUSED(CLRT_ESHAPE, "one shape and dtype", clrt_gemm_batched(q, N, N, 1.0, a_mixed, b, 0.0, c, 2));
+    /* a foreign handle: c[1] of another context */
+    clrt_context *other = tu_context_on(&tu_fx->dev);
+    clrt_buffer *oc;
+    TU_OK(clrt_buffer_create(&oc, other, CLRT_FLOAT32, 4, 3));
+    clrt_buffer *c_foreign[2] = {c0, oc};
+    TU_REFUSED(CLRT_EINVAL, "different contexts", clrt_gemm_batched(q, N, N, 1.0, a, b, 0.0, c_foreign, 2));
+    clrt_buffer_destroy(oc);
+    clrt_context_destroy(other);
     /* a product's own shapes */
     const clrt_buffer *bb[2] = {a0, a1};
     TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_gemm_batched(q, N, N, 1.0, a, bb, 0.0, c, 2));
     /* c[1] the same as c[0]; c[1] one of the inputs' windows */
     clrt_buffer *c_same[2] = {c0, c0};
     TU_REFUSED(CLRT_EINVAL, "c[0] shares memory with c[1]", clrt_gemm_batched(q, N, N, 1.0, a, b, 0.0, c_same, 2));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     clrt_buffer *parent, *v0, *v1;
     TU_OK(clrt_buffer_create(&parent, tu_fx->ctx, CLRT_FLOAT32, 8, 5));
     TU_OK(clrt_buffer_view(&v0, parent, 0, 0, 4, 5));
@@ -372,15 +398,17 @@ static void batched_refusals(void **state)
     clrt_buffer *c_in[2] = {v1, c1};
     TU_OK(clrt_gemm_batched(q, N, N, 1.0, a_in, b, 0.0, c_in, 2)); /* v1 apart from v0 */
     TU_OK(clrt_buffer_write(q, c1, h, 12));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     clrt_buffer *v2;
     TU_OK(clrt_buffer_view(&v2, parent, 3, 0, 4, 3));
     clrt_buffer *c_hit[2] = {c1, v2}; /* v2 (rows 3-6) meets a[1] = v0 (rows 0-3) */
     TU_REFUSED(CLRT_EINVAL, "shares memory with a", clrt_gemm_batched(q, N, N, 1.0, a_in, b, 0.0, c_hit, 2));
     clrt_buffer *c_hit0[2] = {v2, c1}; /* c[0] against a[1]: any a, not only its own */
     TU_REFUSED(CLRT_EINVAL, "c[0] shares memory with a[1]", clrt_gemm_batched(q, N, N, 1.0, a_in, b, 0.0, c_hit0, 2));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     TU_OK(clrt_buffer_read(q, c1, got, 12));
     assert_memory_equal(got, h, sizeof h);
-    TU_DESTROY_BUFFERS(a0, a1, b0, b1, c0, c1, wide, b6, parent, v0, v1, v2);
+    TU_DESTROY_BUFFERS(a0, a1, b0, b1, c0, c1, wide, b6, ai, parent, v0, v1, v2);
 }
 
 int main(void)

@@ -260,6 +260,7 @@ static void gemm_ex_refusals(void **state)
     TU_OK(clrt_buffer_write(q, a, ones, 20));
     TU_OK(clrt_buffer_write(q, b, ones, 15));
     TU_OK(clrt_buffer_write(q, c, h, 12));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     clrt_epilogue ep = {row, (clrt_activation)5};
     TU_REFUSED(CLRT_EINVAL, "unknown activation", clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, c, &ep));
     ep.act = (clrt_activation)-1;
@@ -285,12 +286,14 @@ static void gemm_ex_refusals(void **state)
     ep.bias = bv;
     TU_REFUSED(CLRT_EINVAL, "bias shares memory with c",
                clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, cv, &ep));
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     /* the row just below c's window is apart: fine */
     clrt_buffer_destroy(bv);
     TU_OK(clrt_buffer_view(&bv, parent, 4, 0, 1, 3));
     TU_OK(clrt_buffer_write(q, bv, h, 3));
     ep.bias = bv;
     TU_OK(clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, b, 0, cv, &ep));
+    clrt__debug_fault_clear(); /* counts the launches from here */
     /* another context's bias */
     clrt_context *other = tu_context_on(&tu_fx->dev);
     clrt_buffer *ob;
@@ -303,6 +306,18 @@ static void gemm_ex_refusals(void **state)
     ep.bias = row;
     TU_REFUSED(CLRT_ESHAPE, "need op(a) MxK", clrt_gemm_ex(q, CLRT_TRANS, CLRT_NO_TRANS, 1, a, b, 0, c, &ep));
     TU_REFUSED(CLRT_EINVAL, "buffer a is NULL", clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, NULL, b, 0, c, &ep));
+    /* c sharing memory with a (columns 2-4 of a's parent row, a in 0-4) or with b (row 4 of b's) */
+    clrt_buffer *pa, *av, *ca, *pb, *bv5, *cb;
+    TU_OK(clrt_buffer_create(&pa, tu_fx->ctx, CLRT_FLOAT32, 4, 8));
+    TU_OK(clrt_buffer_view(&av, pa, 0, 0, 4, 5));
+    TU_OK(clrt_buffer_view(&ca, pa, 0, 2, 4, 3));
+    TU_REFUSED(CLRT_EINVAL, "shares memory with a", clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, av, b, 0, ca, &ep));
+    TU_OK(clrt_buffer_create(&pb, tu_fx->ctx, CLRT_FLOAT32, 8, 3));
+    TU_OK(clrt_buffer_view(&bv5, pb, 0, 0, 5, 3));
+    TU_OK(clrt_buffer_view(&cb, pb, 4, 0, 4, 3));
+    TU_REFUSED(CLRT_EINVAL, "shares memory with b", clrt_gemm_ex(q, CLRT_NO_TRANS, CLRT_NO_TRANS, 1, a, bv5, 0, cb, &ep));
+    TU_DESTROY_BUFFERS(pa, av, ca, pb, bv5, cb);
+    assert_int_equal(clrt__debug_fault_calls(CLRT__FAULT_ENQUEUE_KERNEL), 0); /* the refusals launched nothing */
     assert_c_unchanged(q, c, h, 12);
     /* both good shapes work: per column (1 x 3) and per row (4 x 1) */
     TU_OK(clrt_buffer_write(q, row, h, 3));

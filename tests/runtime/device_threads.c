@@ -10,6 +10,7 @@
 #include "common/test_util.h"
 
 #include "base/debug.h"
+#include "math/widen.h"
 
 enum { THREADS = 4 };
 
@@ -40,8 +41,8 @@ static void *worker(void *arg)
     /* a different shape per thread, so that swapped arguments give wrong sizes too */
     size_t M = 9 + (size_t)j->id * 5, N = 13 + (size_t)j->id * 3, K = 11 + (size_t)j->id * 7;
     float *a = malloc(M * K * sizeof *a), *b = malloc(K * N * sizeof *b), *c = malloc(M * N * sizeof *c);
-    float *s = malloc(M * K * sizeof *s);
-    if (!a || !b || !c || !s) {
+    float *s = malloc(M * K * sizeof *s), *w = malloc(M * K * sizeof *w);
+    if (!a || !b || !c || !s || !w) {
         record(j, CLRT_ENOMEM, "host buffers"); /* no cmocka asserts off the main thread */
     } else {
         clrt__ref_fill(a, CLRT_FLOAT32, M * K, (unsigned)j->id);
@@ -49,22 +50,28 @@ static void *worker(void *arg)
     }
 
     for (int r = 0; r < j->rounds && j->status == CLRT_OK; r++) {
-        clrt_buffer *da = NULL, *db = NULL, *dc = NULL, *ds = NULL;
+        clrt_buffer *da = NULL, *db = NULL, *dc = NULL, *ds = NULL, *dh = NULL, *dw = NULL;
         record(j, clrt_buffer_create(&da, j->ctx, CLRT_FLOAT32, M, K), "buffer_create");
         record(j, clrt_buffer_create(&db, j->ctx, CLRT_FLOAT32, K, N), "buffer_create");
         record(j, clrt_buffer_create(&dc, j->ctx, CLRT_FLOAT32, M, N), "buffer_create");
         record(j, clrt_buffer_create(&ds, j->ctx, CLRT_FLOAT32, M, K), "buffer_create");
+        record(j, clrt_buffer_create(&dh, j->ctx, CLRT_FLOAT16, M, K), "buffer_create");
+        record(j, clrt_buffer_create(&dw, j->ctx, CLRT_FLOAT32, M, K), "buffer_create");
         if (j->status == CLRT_OK) {
             record(j, clrt_buffer_write(q, da, a, M * K), "write");
             record(j, clrt_buffer_write(q, db, b, K * N), "write");
             record(j, clrt_matmul(q, dc, da, db), "matmul");
             record(j, clrt_add(q, ds, da, da), "add");
+            /* clrt_convert's kernels are the context's, one per dtype pair, shared by the threads */
+            record(j, clrt_convert(q, dh, da), "convert");
+            record(j, clrt_convert(q, dw, dh), "convert");
+            record(j, clrt_buffer_read(q, dw, w, M * K), "read");
             record(j, clrt_buffer_read(q, dc, c, M * N), "read");
             record(j, clrt_buffer_read(q, ds, s, M * K), "read");
         }
         if (j->status == CLRT_OK) {
             for (size_t i = 0; i < M * K; i++)
-                j->errors += s[i] != a[i] + a[i];
+                j->errors += s[i] != a[i] + a[i] || w[i] != (float)clrt__round_16bit(CLRT_FLOAT16, a[i]);
             /* the suite-wide bound (2 K eps |a||b|), not a looser one of its own */
             size_t bad = tu_matmul_check(c, a, b, CLRT_FLOAT32, M, N, K);
             if (bad == SIZE_MAX)
@@ -72,11 +79,11 @@ static void *worker(void *arg)
             else
                 j->errors += bad;
         }
-        TU_DESTROY_BUFFERS(da, db, dc, ds);
+        TU_DESTROY_BUFFERS(da, db, dc, ds, dh, dw);
     }
     if (!j->shared_q)
         clrt_queue_destroy(q);
-    TU_FREE_ALL(a, b, c, s);
+    TU_FREE_ALL(a, b, c, s, w);
     return NULL;
 }
 
