@@ -4,6 +4,7 @@ import copy
 import numbers
 
 from ..nn import _bridge as T
+from . import _kernels
 
 __all__ = ["Optimizer", "required"]
 
@@ -25,8 +26,11 @@ class Optimizer:
     """Base of the optimizers: params is an iterable of tensors, or of dicts each with
     "params" and options overriding the defaults (parameter groups)."""
 
+    _kernel_name = None  # the optimizer's kernel in clrt.optim._kernels (_launch)
+
     def __init__(self, params, defaults):
         self.defaults = defaults
+        self._launches = {}  # id(parameter) -> its _kernels.Launch
         self.state = collections.defaultdict(dict)  # Parameter -> its state (by identity)
         self.param_groups = []
         if isinstance(params, T.Tensor):
@@ -84,6 +88,15 @@ class Optimizer:
 
     def step(self, closure=None):
         raise NotImplementedError
+
+    def _launch(self, p):
+        """p's kept kernel object (_kernel_name), made anew when p moved to another
+        context or dtype."""
+        launch = self._launches.get(id(p))
+        if launch is None or launch.ctx is not T.context(p) or launch.dtype != T.np_dtype(p):
+            launch = self._launches[id(p)] = _kernels.Launch(T.context(p), T.np_dtype(p),
+                                                             self._kernel_name)
+        return launch
 
     def _closure(self, closure):
         if closure is None:
