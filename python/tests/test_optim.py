@@ -2,6 +2,8 @@
 (weight decay, amsgrad, maximize) against PyTorch's formulas written out in numpy
 float64, and against PyTorch itself where it is importable; parameter groups,
 zero_grad, state_dict/load_state_dict (PyTorch's too) and the refusals."""
+import re
+
 import numpy as np
 import pytest
 
@@ -238,6 +240,70 @@ def test_refusals():
     p.grad = clrt.zeros(4)
     with pytest.raises(RuntimeError, match=r"shape \(3,\) has shape \(4,\)"):
         opt.step()
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW"])
+def test_refuses_bad_options(name):
+    """Every option the optimizers check, at construction (PyTorch's ValueError and text)."""
+    make = getattr(optim, name)
+    p = clrt.nn.Parameter(clrt.zeros(3))
+    for kw, why in ((dict(lr=-0.1), "Invalid learning rate: -0.1"),
+                    (dict(lr=float("nan")), "Invalid learning rate: nan"),
+                    (dict(lr=True), "Invalid learning rate: True"),
+                    (dict(weight_decay=-1e-4), "Invalid weight_decay value: -0.0001")):
+        with pytest.raises(ValueError, match=why):
+            make([p], **kw)
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        make([p], differentiable=True)
+    if name == "SGD":
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):
+            make([p], lr=0.1, momentum=0.9, dampening=0.1, nesterov=True)
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):  # before the list's
+            make([], lr=0.1, nesterov=True)
+        opt = make([p], lr=0.1, momentum=0.9, nesterov=True)
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):  # a group's own
+            opt.add_param_group({"params": [clrt.nn.Parameter(clrt.zeros(2))], "momentum": 0})
+        assert len(opt.param_groups) == 1
+        return
+    for betas, why in (((-0.1, 0.999), "Invalid beta parameter at index 0: -0.1"),
+                       ((1.0, 0.999), "Invalid beta parameter at index 0: 1.0"),
+                       ((0.9, -0.5), "Invalid beta parameter at index 1: -0.5")):
+        with pytest.raises(ValueError, match=re.escape(why)):
+            make([p], betas=betas)
+
+
+def test_refuses_bad_groups_and_operands(rng):
+    p = clrt.nn.Parameter(clrt.zeros(3))
+    with pytest.raises(ValueError, match="a parameter group holds a parameter twice"):
+        optim.SGD([p, p], lr=0.1)
+    with pytest.raises(TypeError, match="param_group must be a dict"):
+        optim.SGD([p], lr=0.1).add_param_group([p])
+    with pytest.raises(TypeError, match="ordered collections"):
+        optim.SGD([{"params": {p}}], lr=0.1)
+    # each path of a step (the library's SGD, this package's SGD and Adam kernels) refuses
+    # a gradient of another dtype, an integer parameter and one not laid out in order,
+    # and leaves the parameter as it was
+    forms = (lambda ps: optim.SGD(ps, lr=0.1), lambda ps: optim.Adam(ps),
+             lambda ps: optim.SGD(ps, lr=0.1, momentum=0.5, nesterov=True))
+    ints = clrt.nn.Parameter(clrt.from_numpy(np.arange(3, dtype=np.int32)), requires_grad=False)
+    w = rng.uniform(-1, 1, (4, 3)).astype(np.float32)
+    strided = clrt.nn.Parameter(clrt.from_numpy(w).t())
+    assert strided.is_leaf and not strided.is_contiguous()
+    for make in forms:
+        p.grad = clrt.zeros(3, dtype=clrt.float64)
+        with pytest.raises(TypeError, match="the gradient is (clrt.)?float64 and the parameter "
+                                            "(clrt.)?float32"):
+            make([p]).step()
+        np.testing.assert_array_equal(p.detach().numpy(), np.zeros(3, np.float32))
+        ints.grad = clrt.from_numpy(np.ones(3, dtype=np.int32))
+        with pytest.raises(TypeError, match="a (clrt.)?int32 parameter; optimizers update "
+                                            "floating-point ones"):
+            make([ints]).step()
+        np.testing.assert_array_equal(ints.numpy(), np.arange(3))
+        strided.grad = clrt.ones(3, 4)
+        with pytest.raises(RuntimeError, match=r"a non-contiguous parameter \(of shape \(3, 4\)\)"):
+            make([strided]).step()
+        np.testing.assert_array_equal(strided.detach().numpy(), w.T)
 
 
 SCHEDULES = {

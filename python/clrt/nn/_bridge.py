@@ -246,8 +246,10 @@ def host_rng(generator=None):
 # ---- the optimizers' kernels
 
 def check_step_operands(who, p, g):
-    """g, or a contiguous copy of it, after checking it fits p (RuntimeError, TypeError)."""
-    if same_layout(g, p) and p.is_contiguous():
+    """g, or a contiguous copy of it, after checking it fits p (RuntimeError, TypeError).
+    The quick answer (g as it is) is for a floating-point p alone: an integer p with a
+    gradient laid out as it would otherwise reach a float kernel."""
+    if same_layout(g, p) and p.is_contiguous() and p.dtype.is_floating_point:
         return g
     if g.shape != p.shape:
         raise RuntimeError(f"{who}: the gradient of a parameter of shape {tuple(p.shape)} has "
