@@ -274,6 +274,19 @@ def test_sequential_and_module_list():
         for layer in ml:
             y = layer(y)
         assert tuple(y.shape) == (4, 2)
+    last = nn.Tanh()
+    ml[-1] = last
+    assert ml[2] is last and len(ml) == 3
+    for idx in (3, -4):  # a position past either end is refused, as a list's, not wrapped
+        with pytest.raises(IndexError, match=f"index {idx} is out of range"):
+            ml[idx] = nn.ReLU()
+        with pytest.raises(IndexError, match=f"index {idx} is out of range"):
+            ml[idx]
+    assert ml[2] is last and [type(m) for m in ml] == [nn.Linear, nn.Linear, nn.Tanh]
+    with pytest.raises(TypeError):
+        ml["1"]
+    with pytest.raises(TypeError):
+        seq["1"]
 
 
 def test_layers_take_pytorchs_arguments_and_refuse_the_rest():
