@@ -99,6 +99,12 @@ def is_leaf(t):
     return t.is_leaf
 
 
+def typename(x):
+    """x's type as PyTorch's messages name it: "int", "clrt._tensor.Tensor"."""
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
 def is_tensor_like(v):
     return isinstance(v, (Tensor, np.ndarray)) or (hasattr(v, "__array__") and hasattr(v, "shape"))
 
