@@ -340,3 +340,22 @@ def test_lr_schedulers(name):
             topt.step()
             tsched.step()
         np.testing.assert_allclose(seen, want, rtol=1e-12)
+
+
+def test_lr_schedulers_refuse_what_pytorchs_do():
+    opt = optim.SGD([clrt.nn.Parameter(clrt.zeros(2))], lr=0.1)
+    with pytest.raises(TypeError, match="list is not an Optimizer"):
+        optim.lr_scheduler.StepLR([], step_size=2)
+    with pytest.raises(KeyError, match=r"param 'initial_lr' is not specified in param_groups\[0\] "
+                                       "when resuming an optimizer"):
+        optim.lr_scheduler.ExponentialLR(opt, gamma=0.5, last_epoch=3)
+    assert opt.param_groups[0]["lr"] == 0.1
+    with pytest.raises(ValueError, match="Expected 1 lr_lambdas, but got 2"):
+        optim.lr_scheduler.LambdaLR(opt, [lambda t: 1.0, lambda t: 0.5])
+    # resuming: a scheduler made with last_epoch goes on from the saved initial_lr
+    sched = optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    for _ in range(3):
+        opt.step()
+        sched.step()
+    again = optim.lr_scheduler.ExponentialLR(opt, gamma=0.5, last_epoch=sched.last_epoch)
+    assert again.base_lrs == [0.1] and opt.param_groups[0]["lr"] == pytest.approx(0.1 * 0.5 ** 4)
