@@ -190,7 +190,14 @@ DAMAGE = {
     "trailing garbage": (lambda raw: gzip.compress(raw) + b"not a gzip member at all",
                          "trailing bytes after gzip member 1 (not a gzip member)"),
     "gzip length": (lambda raw: gz_length(raw), "the length in its trailer"),
+    "gzip method": (lambda raw: gz_method(raw), "gzip member 1: corrupt gzip data"),
 }
+
+
+def gz_method(raw):
+    z = bytearray(gzip.compress(raw))
+    z[2] = 7  # the header's compression method: 8 (deflate) is the only one
+    return bytes(z)
 
 
 def gz_damaged(raw):
@@ -247,6 +254,10 @@ def test_mnist_dataset(tmp_path, rng):
         MNIST(bad)
     write(root / "t10k-labels-idx1-ubyte.gz", gzip.compress(idx_bytes(np.zeros(4, np.uint8))))
     with pytest.raises(RuntimeError, match="4 labels for the 5 images"):
+        MNIST(root, train=False)
+    write(root / "t10k-labels-idx1-ubyte.gz", gzip.compress(idx_bytes(np.zeros(5, np.int8), 0x09)))
+    with pytest.raises(RuntimeError, match="hold uint8 images and int8 labels; MNIST's are "
+                                           "unsigned bytes"):
         MNIST(root, train=False)
 
 
