@@ -112,7 +112,9 @@ class Module:
         else:
             object.__delattr__(self, name)
 
-    def _check_name(self, name, what):
+    def _check_name(self, name, what, registry):
+        """PyTorch's checks of a name registered in registry (_parameters, _buffers or
+        _modules): after __init__, a non-empty str without ".", not another attribute's."""
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign {what} before Module.__init__() call")
         if not isinstance(name, str):
@@ -121,12 +123,12 @@ class Module:
             raise KeyError(f'{what} name can\'t contain "."')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in getattr(self, registry):
+            raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name, param):
         """Add param (a Parameter, or None: a slot with none, as a Linear without bias)."""
-        self._check_name(name, "parameter")
-        if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_name(name, "parameter", "_parameters")
         if param is not None and not isinstance(param, T.Parameter):
             raise TypeError(f"cannot assign '{T.typename(param)}' object to parameter '{name}' "
                             "(clrt.nn.Parameter or None required)")
@@ -135,9 +137,7 @@ class Module:
 
     def register_buffer(self, name, tensor, persistent=True):
         """Add a tensor that is state but not a parameter (in state_dict() when persistent)."""
-        self._check_name(name, "buffer")
-        if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_name(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, T.Tensor):
             raise TypeError(f"cannot assign '{T.typename(tensor)}' object to buffer '{name}' "
                             "(clrt.Tensor or None required)")
@@ -152,9 +152,7 @@ class Module:
         """Add a child module under name (as assigning self.name = module does)."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{T.typename(module)} is not a Module subclass")
-        self._check_name(name, "module")
-        if hasattr(self, name) and name not in self._modules:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_name(name, "module", "_modules")
         self._modules[name] = module
         object.__setattr__(self, name, module)
 
