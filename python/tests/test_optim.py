@@ -306,6 +306,40 @@ def test_refuses_bad_groups_and_operands(rng):
         np.testing.assert_array_equal(strided.detach().numpy(), w.T)
 
 
+@pytest.mark.parametrize("form", ["SGD", "SGD-nesterov", "Adam", "Adam-amsgrad"])
+def test_refuses_a_state_not_laid_out_as_its_parameter(form, rng):
+    """A loaded (or assigned) state tensor of another shape, dtype or layout is refused at
+    the step, the parameter left as it was (the kernels would run past its end)."""
+    name, _, variant = form.partition("-")
+    kw = {"SGD": dict(lr=0.1, momentum=0.9, nesterov=variant == "nesterov"),
+          "Adam": dict(amsgrad=variant == "amsgrad")}[name]
+    key = {"SGD": "momentum_buffer", "Adam": "max_exp_avg_sq" if variant else "exp_avg"}[name]
+    w = rng.uniform(-1, 1, 1000).astype(np.float32)
+    p = clrt.nn.Parameter(clrt.from_numpy(w))
+    p.grad = clrt.ones(1000)
+    first = getattr(optim, name)([p], **kw)
+    first.step()
+    w = p.detach().numpy()
+    for bad in (clrt.zeros(3), clrt.zeros(1000, dtype=clrt.float64),
+                clrt.zeros(1000, 2)[:, 0]):
+        sd = first.state_dict()
+        sd["state"][0] = dict(sd["state"][0], **{key: bad})
+        opt = getattr(optim, name)([p], **kw)
+        opt.load_state_dict(sd)
+        opt.state[p][key] = bad  # assigned as it is (load converts the dtype and the layout)
+        with pytest.raises(RuntimeError, match=f"the state {key} of a parameter of shape "
+                                               r"\(1000,\) and dtype"):
+            opt.step()
+        np.testing.assert_array_equal(p.detach().numpy(), w)
+    # what load_state_dict makes of a float64 or strided state is the parameter's layout
+    sd = first.state_dict()
+    sd["state"][0] = dict(sd["state"][0], **{key: clrt.zeros(1000, 2, dtype=clrt.float64)[:, 1]})
+    opt = getattr(optim, name)([p], **kw)
+    opt.load_state_dict(sd)
+    assert opt.state[p][key].dtype == clrt.float32 and opt.state[p][key].is_contiguous()
+    opt.step()
+
+
 SCHEDULES = {
     "StepLR": (dict(step_size=3, gamma=0.5), lambda t: 0.1 * 0.5 ** (t // 3)),
     "MultiStepLR": (dict(milestones=[2, 5, 5], gamma=0.1), lambda t: 0.1 * 0.1 ** sum(m <= t for m in (2, 5, 5))),
