@@ -17,8 +17,6 @@ import pathlib
 import sys
 import time
 
-import numpy as np
-
 import clrt as torch
 import clrt.nn as nn
 import clrt.nn.functional as F
@@ -55,8 +53,7 @@ def loaders(data_dir, limit, batch):
     data = torch.utils.data
     root = data_dir or data.FASHION_MNIST_DIR
     train, test = data.MNIST(root, train=True, limit=limit), data.MNIST(root, train=False)
-    x = train.data.reshape(-1, 1, 28, 28).astype(np.float32) / 255
-    y = train.targets  # int64, as PyTorch's labels
+    x, y = train.tensors  # N x 1 x 28 x 28 float32 in [0, 1], and int64 labels as PyTorch's
     trainloader = data.DataLoader(data.TensorDataset(torch.from_numpy(x), torch.from_numpy(y)),
                                   batch_size=batch, shuffle=True)
     return trainloader, test

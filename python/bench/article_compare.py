@@ -166,9 +166,10 @@ def main(argv=None):
     sizes = [tuple(int(v) for v in s.split(":")) for s in args.sizes.split(",")]
     root = args.data or FASHION_MNIST_DIR
     ds = MNIST(root, train=True, limit=max(n for _, n in sizes))
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="article_compare."))
+    tmp_dir = tempfile.TemporaryDirectory(prefix="article_compare.")  # gone when main returns
+    tmp = pathlib.Path(tmp_dir.name)
     npz = tmp / "data.npz"
-    np.savez(npz, x=ds.data.reshape(-1, 1, 28, 28).astype(np.float32) / 255, y=ds.targets)
+    np.savez(npz, x=ds.tensors[0], y=ds.targets)  # MNIST's images as floats in [0, 1]
     print(f"data: the first images of {root}; clrt {clrt.__version__} from {clrt.library_path} "
           f"on {clrt.default_context().device.name}")
     torch_env = dict(os.environ, **openblas_env(build))

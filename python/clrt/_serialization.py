@@ -11,6 +11,7 @@ lists, tuples, numbers, strings, booleans, None). Loading reads no code: every e
 is read with allow_pickle=False, each entry's CRC-32 is checked, and a file that is
 not such an archive, or is damaged or cut short, is a RuntimeError that names it.
 """
+import collections
 import json
 import math
 import numbers
@@ -107,7 +108,6 @@ class _Reader:
         if "float" in node:
             return float(node["float"])
         if "dict" in node:
-            import collections
             d = collections.OrderedDict() if node.get("ordered") else {}
             for k, v in node["dict"]:
                 d[k] = self.decode(v)
@@ -144,6 +144,6 @@ def load(f, map_location=None, weights_only=True, **kwargs):
                 raise RuntimeError(f"clrt.load: {where}: format version {head.get('version')}; "
                                    "this clrt reads version 1")
             return _Reader(zf, device, where).decode(head.get("object"))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, UnicodeDecodeError,
-            json.JSONDecodeError) as e:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as e:
+        # ValueError covers json's JSONDecodeError, UnicodeDecodeError and numpy's refusals
         raise _damaged(where, f"{type(e).__name__}: {e}") from None

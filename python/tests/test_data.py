@@ -10,8 +10,8 @@ import pytest
 
 import clrt
 import clrt.utils.data as data_module
-from clrt.utils.data import (BatchSampler, DataLoader, Dataset, FashionMNIST, MNIST,
-                             RandomSampler, SequentialSampler, Subset, TensorDataset,
+from clrt.utils.data import (BatchSampler, ConcatDataset, DataLoader, Dataset, FashionMNIST,
+                             IterableDataset, MNIST, RandomSampler, SequentialSampler, Subset, TensorDataset,
                              default_collate, random_split, read_idx)
 
 
@@ -111,6 +111,74 @@ def test_samplers_and_refusals():
     with pytest.raises(ValueError, match="Size mismatch between tensors"):
         TensorDataset(clrt.zeros(3), clrt.zeros(4))
     assert len(DataLoader(ds, batch_size=3, num_workers=2)) == 4  # read in this process
+    with pytest.raises(ValueError, match="timeout option should be non-negative"):
+        DataLoader(ds, timeout=-1)
+    with pytest.raises(ValueError, match="batch_size=None option disables auto-batching and is "
+                                         "mutually exclusive with drop_last"):
+        DataLoader(ds, batch_size=None, drop_last=True)
+    with pytest.raises(TypeError, match="replacement should be a boolean value"):
+        RandomSampler(ds, replacement=1)
+    with pytest.raises(ValueError, match="num_samples should be a positive integer value, but "
+                                         "got num_samples=0"):
+        RandomSampler(ds, num_samples=0)
+    with pytest.raises(ValueError, match="drop_last should be a boolean value"):
+        BatchSampler(range(3), 2, drop_last=1)
+    with pytest.raises(ValueError, match="Sum of input lengths does not equal"):
+        random_split(ds, [3, 3])
+    with pytest.raises(ValueError, match="TensorDataset needs at least one tensor"):
+        TensorDataset()
+    with pytest.raises(TypeError, match="default_collate: batch must contain"):
+        default_collate([np.array(["a"]), np.array(["b"])])
+    with pytest.raises(TypeError, match="default_collate: batch must contain"):
+        default_collate([object(), object()])
+
+
+def test_the_dataset_is_copied_to_the_host_once(monkeypatch):
+    """A TensorDataset's tensors are read back once, at the first batch; each epoch
+    then gathers its rows from that copy (not the whole dataset again)."""
+    x, y, ds = numbered(9)
+    reads = []
+    host_rows = data_module.T.host_rows
+    monkeypatch.setattr(data_module.T, "host_rows", lambda t: reads.append(t) or host_rows(t))
+    loader = DataLoader(ds, batch_size=4, shuffle=True)
+    for _ in range(3):
+        rows = np.concatenate([b[0].numpy() for b in loader])
+        np.testing.assert_array_equal(np.sort(rows[:, 0]), x[:, 0])
+    assert len(reads) == 2  # x and y, once each
+
+
+def test_iterable_and_concatenated_datasets():
+    class Stream(IterableDataset):
+        def __iter__(self):
+            return ((np.full(2, i, np.float32), i) for i in range(7))
+
+        def __len__(self):
+            return 7
+
+    batches = list(DataLoader(Stream(), batch_size=3))
+    assert len(DataLoader(Stream(), batch_size=3)) == 3
+    assert [b[1].numpy().tolist() for b in batches] == [[0, 1, 2], [3, 4, 5], [6]]
+    np.testing.assert_array_equal(batches[1][0].numpy(), np.repeat([[3], [4], [5]], 2, 1))
+    dropped = DataLoader(Stream(), batch_size=3, drop_last=True)
+    assert len(dropped) == 2 and [b[1].numpy().tolist() for b in dropped] == [[0, 1, 2], [3, 4, 5]]
+    items = list(DataLoader(Stream(), batch_size=None))
+    assert len(items) == 7 and items[4][1] == 4 and isinstance(items[4][0], np.ndarray)
+    with pytest.raises(ValueError, match="expected unspecified shuffle, sampler and batch_sampler"):
+        DataLoader(Stream(), shuffle=True)
+    x, y, a = numbered(4)
+    _, _, b = numbered(6)
+    cat = a + b
+    assert isinstance(cat, ConcatDataset) and len(cat) == 10 and cat.cumulative_sizes == [4, 10]
+    for i, want in ((0, a[0]), (3, a[3]), (4, b[0]), (9, b[5]), (-1, b[5]), (-10, a[0])):
+        assert [t.numpy().tolist() for t in cat[i]] == [t.numpy().tolist() for t in want]
+    labels = np.concatenate([bt[1].numpy() for bt in DataLoader(cat, batch_size=3)])
+    assert labels.tolist() == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+    with pytest.raises(ValueError, match="absolute value of index should not exceed dataset length"):
+        cat[-11]
+    with pytest.raises(IndexError):
+        cat[10]
+    with pytest.raises(ValueError, match="datasets should not be an empty iterable"):
+        ConcatDataset([])
 
 
 def test_subsets_and_collation():
@@ -190,7 +258,14 @@ DAMAGE = {
     "trailing garbage": (lambda raw: gzip.compress(raw) + b"not a gzip member at all",
                          "trailing bytes after gzip member 1 (not a gzip member)"),
     "gzip length": (lambda raw: gz_length(raw), "the length in its trailer"),
+    "gzip method": (lambda raw: gz_method(raw), "gzip member 1: corrupt gzip data"),
 }
+
+
+def gz_method(raw):
+    z = bytearray(gzip.compress(raw))
+    z[2] = 7  # the header's compression method: 8 (deflate) is the only one
+    return bytes(z)
 
 
 def gz_damaged(raw):
@@ -247,6 +322,10 @@ def test_mnist_dataset(tmp_path, rng):
         MNIST(bad)
     write(root / "t10k-labels-idx1-ubyte.gz", gzip.compress(idx_bytes(np.zeros(4, np.uint8))))
     with pytest.raises(RuntimeError, match="4 labels for the 5 images"):
+        MNIST(root, train=False)
+    write(root / "t10k-labels-idx1-ubyte.gz", gzip.compress(idx_bytes(np.zeros(5, np.int8), 0x09)))
+    with pytest.raises(RuntimeError, match="hold uint8 images and int8 labels; MNIST's are "
+                                           "unsigned bytes"):
         MNIST(root, train=False)
 
 

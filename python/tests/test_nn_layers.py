@@ -50,6 +50,11 @@ LAYERS = {
     "pool": (lambda nn_: nn_.MaxPool2d(2), (2, 3, 7, 9)),
     "pool_stride": (lambda nn_: nn_.MaxPool2d(3, stride=2), (2, 3, 7, 9)),
     "relu": (lambda nn_: nn_.ReLU(), (4, 6)),
+    # in place on the Linear's output (on a leaf that requires grad PyTorch refuses it)
+    "relu_inplace": (lambda nn_: nn_.Sequential(nn_.Linear(6, 5), nn_.ReLU(inplace=True)), (4, 6)),
+    "sigmoid": (lambda nn_: nn_.Sigmoid(), (4, 6)),
+    "tanh": (lambda nn_: nn_.Tanh(), (4, 6)),
+    "identity": (lambda nn_: nn_.Identity(3, unused=True), (4, 6)),
     "flatten": (lambda nn_: nn_.Flatten(), (2, 3, 4, 5)),
     "softmax": (lambda nn_: nn_.Softmax(dim=1), (4, 6)),
     "log_softmax": (lambda nn_: nn_.LogSoftmax(dim=1), (4, 6)),
@@ -67,6 +72,16 @@ def test_layer_against_pytorch(name, dtype, rng):
     layer, ref = pair(lambda: make(nn), lambda: make(torch.nn), dtype)
     x = rng.uniform(-1, 1, shape).astype(dtype)
     run_both(layer, ref, x, dtype, rng)
+
+
+def test_relu_inplace_writes_its_input(rng):
+    a = rng.uniform(-1, 1, (5, 7)).astype(np.float32)
+    x = clrt.from_numpy(a)
+    out = nn.ReLU()(x)
+    np.testing.assert_array_equal(x.numpy(), a)  # the default leaves its input alone
+    assert nn.ReLU(inplace=True)(x) is x
+    np.testing.assert_array_equal(x.numpy(), np.maximum(a, 0))
+    np.testing.assert_array_equal(out.numpy(), np.maximum(a, 0))
 
 
 def xent_numpy(z, t):

@@ -142,6 +142,47 @@ def test_registration_rules():
         nn.Module()(clrt.ones(1))
 
 
+def test_registration_refusals():
+    """Each refusal of the registration calls, with PyTorch's exception and text; a
+    refused call registers nothing."""
+    m = Shared()
+    before = (list(m.state_dict()), [n for n, _ in m.named_children()])
+    cases = [
+        (TypeError, "parameter name should be a string. Got int",
+         lambda: m.register_parameter(3, None)),
+        (KeyError, "buffer name can.{1,2}t be empty string", lambda: m.register_buffer("", None)),
+        (KeyError, 'module name can.{1,2}t contain "."', lambda: m.add_module("x.y", nn.ReLU())),
+        (KeyError, "attribute 'plain' already exists", lambda: m.register_buffer("plain", None)),
+        (KeyError, "attribute 'scale' already exists", lambda: m.add_module("scale", nn.ReLU())),
+        (KeyError, "attribute 'a' already exists", lambda: m.register_parameter("a", None)),
+        (TypeError, r"cannot assign 'int' object to parameter 'p' \(clrt.nn.Parameter or None",
+         lambda: m.register_parameter("p", 1)),
+        (TypeError, r"cannot assign 'list' object to buffer 'q' \(clrt.Tensor or None",
+         lambda: m.register_buffer("q", [1.0])),
+        (TypeError, "int is not a Module subclass", lambda: m.add_module("r", 7)),
+        (TypeError, "cannot assign 'float' as buffer 'steps'", lambda: setattr(m, "steps", 1.5)),
+        (AttributeError, "Linear has no attribute `conv`", lambda: m.get_submodule("a.conv")),
+        (AttributeError, "`plain` is not an nn.Module", lambda: m.get_submodule("plain")),
+        (AttributeError, "Linear has no attribute `gain`", lambda: m.get_parameter("a.gain")),
+        (AttributeError, "`steps` is not an nn.Parameter", lambda: m.get_parameter("steps")),
+        (TypeError, r"Module.__init__\(\) takes no arguments", lambda: nn.Module(1)),
+    ]
+    for kind, why, call in cases:
+        with pytest.raises(kind, match=why):
+            call()
+    assert (list(m.state_dict()), [n for n, _ in m.named_children()]) == before
+    assert m.get_submodule("a") is m.a and m.get_parameter("a.bias") is m.a.bias
+    m.register_buffer("steps", None)  # a slot's own name is taken again
+    assert "steps" not in m.state_dict()
+
+    class Early(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(clrt.ones(1))
+
+    with pytest.raises(AttributeError, match=r"cannot assign parameters before Module.__init__"):
+        Early()
+
+
 def test_train_eval_and_dropout():
     net = nn.Sequential(nn.Linear(50, 50), nn.Dropout(0.5))
     assert net.training and all(m.training for m in net.modules())
@@ -274,6 +315,19 @@ def test_sequential_and_module_list():
         for layer in ml:
             y = layer(y)
         assert tuple(y.shape) == (4, 2)
+    last = nn.Tanh()
+    ml[-1] = last
+    assert ml[2] is last and len(ml) == 3
+    for idx in (3, -4):  # a position past either end is refused, as a list's, not wrapped
+        with pytest.raises(IndexError, match=f"index {idx} is out of range"):
+            ml[idx] = nn.ReLU()
+        with pytest.raises(IndexError, match=f"index {idx} is out of range"):
+            ml[idx]
+    assert ml[2] is last and [type(m) for m in ml] == [nn.Linear, nn.Linear, nn.Tanh]
+    with pytest.raises(TypeError):
+        ml["1"]
+    with pytest.raises(TypeError):
+        seq["1"]
 
 
 def test_layers_take_pytorchs_arguments_and_refuse_the_rest():

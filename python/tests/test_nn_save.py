@@ -89,3 +89,25 @@ def test_refuses_what_it_cannot_save_or_read(tmp_path):
         zf.writestr("clrt-structure.json", json.dumps(
             {"format": "clrt.save", "version": 1, "object": {"ndarray": "w"}}))
     refused(buf.getvalue(), "pickle")
+
+    def structured(head, entries=()):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            for name in entries:
+                with zf.open(name, "w") as f:
+                    np.lib.format.write_array(f, np.ones(3))
+            zf.writestr("clrt-structure.json", json.dumps(head))
+        return buf.getvalue()
+
+    def head(obj, **kw):
+        return dict({"format": "clrt.save", "version": 1, "object": obj}, **kw)
+
+    refused(structured(head({"ndarray": "w"}, format="other")),
+            "clrt-structure.json is not clrt.save's")
+    refused(structured(head({"ndarray": "w"}, version=2), ["w.npy"]),
+            "format version 2; this clrt reads version 1")
+    refused(structured(head({"ndarray": "w"})), "no entry w.npy")
+    refused(structured(head({"list": [1, {"set": [1]}]})), "unexpected element")
+    refused(structured(head({"list": [1, []]})), "unexpected element")
+    np.testing.assert_array_equal(  # and the same layout, right, loads
+        clrt.load(io.BytesIO(structured(head({"ndarray": "w"}), ["w.npy"]))), np.ones(3))

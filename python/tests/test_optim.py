@@ -2,6 +2,8 @@
 (weight decay, amsgrad, maximize) against PyTorch's formulas written out in numpy
 float64, and against PyTorch itself where it is importable; parameter groups,
 zero_grad, state_dict/load_state_dict (PyTorch's too) and the refusals."""
+import re
+
 import numpy as np
 import pytest
 
@@ -240,6 +242,104 @@ def test_refusals():
         opt.step()
 
 
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW"])
+def test_refuses_bad_options(name):
+    """Every option the optimizers check, at construction (PyTorch's ValueError and text)."""
+    make = getattr(optim, name)
+    p = clrt.nn.Parameter(clrt.zeros(3))
+    for kw, why in ((dict(lr=-0.1), "Invalid learning rate: -0.1"),
+                    (dict(lr=float("nan")), "Invalid learning rate: nan"),
+                    (dict(lr=True), "Invalid learning rate: True"),
+                    (dict(weight_decay=-1e-4), "Invalid weight_decay value: -0.0001")):
+        with pytest.raises(ValueError, match=why):
+            make([p], **kw)
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        make([p], differentiable=True)
+    if name == "SGD":
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):
+            make([p], lr=0.1, momentum=0.9, dampening=0.1, nesterov=True)
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):  # before the list's
+            make([], lr=0.1, nesterov=True)
+        opt = make([p], lr=0.1, momentum=0.9, nesterov=True)
+        with pytest.raises(ValueError, match="Nesterov momentum requires"):  # a group's own
+            opt.add_param_group({"params": [clrt.nn.Parameter(clrt.zeros(2))], "momentum": 0})
+        assert len(opt.param_groups) == 1
+        return
+    for betas, why in (((-0.1, 0.999), "Invalid beta parameter at index 0: -0.1"),
+                       ((1.0, 0.999), "Invalid beta parameter at index 0: 1.0"),
+                       ((0.9, -0.5), "Invalid beta parameter at index 1: -0.5")):
+        with pytest.raises(ValueError, match=re.escape(why)):
+            make([p], betas=betas)
+
+
+def test_refuses_bad_groups_and_operands(rng):
+    p = clrt.nn.Parameter(clrt.zeros(3))
+    with pytest.raises(ValueError, match="a parameter group holds a parameter twice"):
+        optim.SGD([p, p], lr=0.1)
+    with pytest.raises(TypeError, match="param_group must be a dict"):
+        optim.SGD([p], lr=0.1).add_param_group([p])
+    with pytest.raises(TypeError, match="ordered collections"):
+        optim.SGD([{"params": {p}}], lr=0.1)
+    # each path of a step (the library's SGD, this package's SGD and Adam kernels) refuses
+    # a gradient of another dtype, an integer parameter and one not laid out in order,
+    # and leaves the parameter as it was
+    forms = (lambda ps: optim.SGD(ps, lr=0.1), lambda ps: optim.Adam(ps),
+             lambda ps: optim.SGD(ps, lr=0.1, momentum=0.5, nesterov=True))
+    ints = clrt.nn.Parameter(clrt.from_numpy(np.arange(3, dtype=np.int32)), requires_grad=False)
+    w = rng.uniform(-1, 1, (4, 3)).astype(np.float32)
+    strided = clrt.nn.Parameter(clrt.from_numpy(w).t())
+    assert strided.is_leaf and not strided.is_contiguous()
+    for make in forms:
+        p.grad = clrt.zeros(3, dtype=clrt.float64)
+        with pytest.raises(TypeError, match="the gradient is (clrt.)?float64 and the parameter "
+                                            "(clrt.)?float32"):
+            make([p]).step()
+        np.testing.assert_array_equal(p.detach().numpy(), np.zeros(3, np.float32))
+        ints.grad = clrt.from_numpy(np.ones(3, dtype=np.int32))
+        with pytest.raises(TypeError, match="a (clrt.)?int32 parameter; optimizers update "
+                                            "floating-point ones"):
+            make([ints]).step()
+        np.testing.assert_array_equal(ints.numpy(), np.arange(3))
+        strided.grad = clrt.ones(3, 4)
+        with pytest.raises(RuntimeError, match=r"a non-contiguous parameter \(of shape \(3, 4\)\)"):
+            make([strided]).step()
+        np.testing.assert_array_equal(strided.detach().numpy(), w.T)
+
+
+@pytest.mark.parametrize("form", ["SGD", "SGD-nesterov", "Adam", "Adam-amsgrad"])
+def test_refuses_a_state_not_laid_out_as_its_parameter(form, rng):
+    """A loaded (or assigned) state tensor of another shape, dtype or layout is refused at
+    the step, the parameter left as it was (the kernels would run past its end)."""
+    name, _, variant = form.partition("-")
+    kw = {"SGD": dict(lr=0.1, momentum=0.9, nesterov=variant == "nesterov"),
+          "Adam": dict(amsgrad=variant == "amsgrad")}[name]
+    key = {"SGD": "momentum_buffer", "Adam": "max_exp_avg_sq" if variant else "exp_avg"}[name]
+    w = rng.uniform(-1, 1, 1000).astype(np.float32)
+    p = clrt.nn.Parameter(clrt.from_numpy(w))
+    p.grad = clrt.ones(1000)
+    first = getattr(optim, name)([p], **kw)
+    first.step()
+    w = p.detach().numpy()
+    for bad in (clrt.zeros(3), clrt.zeros(1000, dtype=clrt.float64),
+                clrt.zeros(1000, 2)[:, 0]):
+        sd = first.state_dict()
+        sd["state"][0] = dict(sd["state"][0], **{key: bad})
+        opt = getattr(optim, name)([p], **kw)
+        opt.load_state_dict(sd)
+        opt.state[p][key] = bad  # assigned as it is (load converts the dtype and the layout)
+        with pytest.raises(RuntimeError, match=f"the state {key} of a parameter of shape "
+                                               r"\(1000,\) and dtype"):
+            opt.step()
+        np.testing.assert_array_equal(p.detach().numpy(), w)
+    # what load_state_dict makes of a float64 or strided state is the parameter's layout
+    sd = first.state_dict()
+    sd["state"][0] = dict(sd["state"][0], **{key: clrt.zeros(1000, 2, dtype=clrt.float64)[:, 1]})
+    opt = getattr(optim, name)([p], **kw)
+    opt.load_state_dict(sd)
+    assert opt.state[p][key].dtype == clrt.float32 and opt.state[p][key].is_contiguous()
+    opt.step()
+
+
 SCHEDULES = {
     "StepLR": (dict(step_size=3, gamma=0.5), lambda t: 0.1 * 0.5 ** (t // 3)),
     "MultiStepLR": (dict(milestones=[2, 5, 5], gamma=0.1), lambda t: 0.1 * 0.1 ** sum(m <= t for m in (2, 5, 5))),
@@ -274,3 +374,22 @@ def test_lr_schedulers(name):
             topt.step()
             tsched.step()
         np.testing.assert_allclose(seen, want, rtol=1e-12)
+
+
+def test_lr_schedulers_refuse_what_pytorchs_do():
+    opt = optim.SGD([clrt.nn.Parameter(clrt.zeros(2))], lr=0.1)
+    with pytest.raises(TypeError, match="list is not an Optimizer"):
+        optim.lr_scheduler.StepLR([], step_size=2)
+    with pytest.raises(KeyError, match=r"param 'initial_lr' is not specified in param_groups\[0\] "
+                                       "when resuming an optimizer"):
+        optim.lr_scheduler.ExponentialLR(opt, gamma=0.5, last_epoch=3)
+    assert opt.param_groups[0]["lr"] == 0.1
+    with pytest.raises(ValueError, match="Expected 1 lr_lambdas, but got 2"):
+        optim.lr_scheduler.LambdaLR(opt, [lambda t: 1.0, lambda t: 0.5])
+    # resuming: a scheduler made with last_epoch goes on from the saved initial_lr
+    sched = optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    for _ in range(3):
+        opt.step()
+        sched.step()
+    again = optim.lr_scheduler.ExponentialLR(opt, gamma=0.5, last_epoch=sched.last_epoch)
+    assert again.base_lrs == [0.1] and opt.param_groups[0]["lr"] == pytest.approx(0.1 * 0.5 ** 4)

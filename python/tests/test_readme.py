@@ -6,6 +6,8 @@ import math
 import pathlib
 import re
 
+import numpy as np
+
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
@@ -23,3 +25,13 @@ def test_readme_python_example_runs():
     names = {"__name__": "readme_example"}
     exec(compile(code, str(README), "exec"), names)
     assert math.isfinite(names["loss"].item())  # the last mini-batch's loss
+    # random labels: the loss stays near chance's, ln 10 (not 0, not far off)
+    assert 1.0 < names["loss"].item() < 5.0
+    assert tuple(names["inputs"].shape) == (4, 1, 28, 28) and tuple(names["labels"].shape) == (4,)
+    # every step reached every parameter: each has a momentum buffer, none of them zero
+    net, optimizer = names["net"], names["optimizer"]
+    params = list(net.parameters())
+    assert len(params) == 8 and len(optimizer.state) == 8
+    for p in params:
+        buf = optimizer.state[p]["momentum_buffer"].numpy()
+        assert buf.shape == tuple(p.shape) and np.abs(buf).max() > 0

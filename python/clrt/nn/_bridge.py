@@ -99,6 +99,12 @@ def is_leaf(t):
     return t.is_leaf
 
 
+def typename(x):
+    """x's type as PyTorch's messages name it: "int", "clrt._tensor.Tensor"."""
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
 def is_tensor_like(v):
     return isinstance(v, (Tensor, np.ndarray)) or (hasattr(v, "__array__") and hasattr(v, "shape"))
 
@@ -221,7 +227,7 @@ def as_state_tensor(v, p):
         t = _create.tensor(np.asarray(v), device=p.device)
     if t.is_floating_point() and t.dtype != p.dtype:
         t = t.to(p.dtype)
-    return t
+    return t.contiguous()  # as the step's kernels take it (a strided source's clone is not)
 
 
 # ---- random numbers on the host (orders, splits)
@@ -246,8 +252,10 @@ def host_rng(generator=None):
 # ---- the optimizers' kernels
 
 def check_step_operands(who, p, g):
-    """g, or a contiguous copy of it, after checking it fits p (RuntimeError, TypeError)."""
-    if same_layout(g, p) and p.is_contiguous():
+    """g, or a contiguous copy of it, after checking it fits p (RuntimeError, TypeError).
+    The quick answer (g as it is) is for a floating-point p alone: an integer p with a
+    gradient laid out as it would otherwise reach a float kernel."""
+    if same_layout(g, p) and p.is_contiguous() and p.dtype.is_floating_point:
         return g
     if g.shape != p.shape:
         raise RuntimeError(f"{who}: the gradient of a parameter of shape {tuple(p.shape)} has "
@@ -286,12 +294,21 @@ def same_layout(g, p):
 
 def check_state(who, p, state):
     """Every tensor of a parameter's optimizer state on the parameter's device (PyTorch
-    raises the same RuntimeError for a model moved after its optimizer was made)."""
+    raises the same RuntimeError for a model moved after its optimizer was made), and
+    laid out as the parameter (a loaded or assigned state of another shape or dtype
+    would be read and written past its end by the step's kernel)."""
     for name, t in state.items():
-        if isinstance(t, Tensor) and t._st.ctx is not p._st.ctx:
+        if not isinstance(t, Tensor):
+            continue
+        if t._st.ctx is not p._st.ctx:
             raise RuntimeError(f"{who}: Expected all tensors to be on the same device: the "
                                f"parameter is on {p.device} and its {name} on {t.device} "
                                "(move the model before making its optimizer)")
+        if t._shape != p._shape or t.dtype is not p.dtype or not t.is_contiguous():
+            raise RuntimeError(f"{who}: the state {name} of a parameter of shape "
+                               f"{tuple(p.shape)} and dtype {p.dtype} is a "
+                               f"{'' if t.is_contiguous() else 'non-contiguous '}tensor of "
+                               f"shape {tuple(t.shape)} and dtype {t.dtype}")
 
 
 def handle(t):

@@ -12,6 +12,7 @@ not at its first call.
 import collections
 import itertools
 import math
+import operator
 import numbers
 
 from . import _bridge as T
@@ -205,7 +206,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.relu(input, inplace=True) if self.inplace else F.relu(input)
+        return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -269,7 +270,29 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-class Sequential(Module):
+class _Modules(Module):
+    """What Sequential and ModuleList share: their children as a list (len, iteration,
+    append, a position checked as a list's)."""
+
+    def _index(self, idx):
+        n = len(self)
+        idx = operator.index(idx)  # a str or a float is a TypeError, as a list's
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range")
+        return idx % n
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_Modules):
     """Modules applied in order; Sequential(a, b) names them "0", "1", and
     Sequential(OrderedDict(name=module, ...)) by the dict's names."""
 
@@ -281,13 +304,6 @@ class Sequential(Module):
         else:
             for i, m in enumerate(args):
                 self.add_module(str(i), m)
-
-    def _index(self, idx):
-        n = len(self)
-        idx = int(idx)
-        if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % n
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -309,23 +325,13 @@ class Sequential(Module):
         for i, m in enumerate(mods):
             self.add_module(str(i), m)
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
     def forward(self, input):
         for module in self._modules.values():
             input = module(input)
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Modules):
     """A list of modules whose parameters the parent registers (named "0", "1", ...)."""
 
     def __init__(self, modules=None):
@@ -336,23 +342,10 @@ class ModuleList(Module):
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        n = len(self)
-        if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range")
-        return self._modules[str(idx % n)]
+        return self._modules[str(self._index(idx))]
 
     def __setitem__(self, idx, module):
-        setattr(self, str(int(idx) % len(self)), module)
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
+        setattr(self, str(self._index(idx)), module)
 
     def extend(self, modules):
         for m in modules:

@@ -34,8 +34,6 @@ class CrossEntropyLoss(_Loss):
         self.weight, self.ignore_index, self.label_smoothing = None, ignore_index, 0.0
 
     def forward(self, input, target):
-        if self.reduction == "mean":
-            return F.cross_entropy(input, target)
         return F.cross_entropy(input, target, reduction=self.reduction)
 
 
@@ -43,6 +41,4 @@ class MSELoss(_Loss):
     """The mean ("mean"), sum ("sum") or each ("none") of (input - target)^2."""
 
     def forward(self, input, target):
-        if self.reduction == "mean":
-            return F.mse_loss(input, target)
         return F.mse_loss(input, target, reduction=self.reduction)

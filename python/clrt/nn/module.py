@@ -35,11 +35,6 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
 
 
-def _typename(x):
-    t = type(x)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-
-
 class Module:
     """Base class of every layer and network: subclass it, assign parameters and
     submodules in __init__ (after super().__init__()), and define forward()."""
@@ -76,7 +71,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{T.typename(value)}' as parameter '{name}' "
                                 "(clrt.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -87,13 +82,13 @@ class Module:
             object.__setattr__(self, name, value)
         elif modules is not None and name in modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{T.typename(value)}' as child module '{name}' "
                                 "(clrt.nn.Module or None expected)")
             modules[name] = None
             object.__setattr__(self, name, None)
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, T.Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{T.typename(value)}' as buffer '{name}' "
                                 "(clrt.Tensor or None expected)")
             buffers[name] = value
             object.__setattr__(self, name, value)
@@ -117,34 +112,34 @@ class Module:
         else:
             object.__delattr__(self, name)
 
-    def _check_name(self, name, what):
+    def _check_name(self, name, what, registry):
+        """PyTorch's checks of a name registered in registry (_parameters, _buffers or
+        _modules): after __init__, a non-empty str without ".", not another attribute's."""
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign {what} before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"{what} name should be a string. Got {_typename(name)}")
+            raise TypeError(f"{what} name should be a string. Got {T.typename(name)}")
         if "." in name:
             raise KeyError(f'{what} name can\'t contain "."')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in getattr(self, registry):
+            raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name, param):
         """Add param (a Parameter, or None: a slot with none, as a Linear without bias)."""
-        self._check_name(name, "parameter")
-        if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_name(name, "parameter", "_parameters")
         if param is not None and not isinstance(param, T.Parameter):
-            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{T.typename(param)}' object to parameter '{name}' "
                             "(clrt.nn.Parameter or None required)")
         self._parameters[name] = param
         object.__setattr__(self, name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Add a tensor that is state but not a parameter (in state_dict() when persistent)."""
-        self._check_name(name, "buffer")
-        if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_name(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, T.Tensor):
-            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{T.typename(tensor)}' object to buffer '{name}' "
                             "(clrt.Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
@@ -156,10 +151,8 @@ class Module:
     def add_module(self, name, module):
         """Add a child module under name (as assigning self.name = module does)."""
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
-        self._check_name(name, "module")
-        if hasattr(self, name) and name not in self._modules:
-            raise KeyError(f"attribute '{name}' already exists")
+            raise TypeError(f"{T.typename(module)} is not a Module subclass")
+        self._check_name(name, "module", "_modules")
         self._modules[name] = module
         object.__setattr__(self, name, module)
 

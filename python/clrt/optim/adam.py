@@ -15,6 +15,7 @@ class Adam(Optimizer):
     state: "step" (a float), "exp_avg" (m), "exp_avg_sq" (v), "max_exp_avg_sq" (vmax)."""
 
     _decoupled = False
+    _kernel_name = "adam_step"
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -31,7 +32,6 @@ class Adam(Optimizer):
                                       "supported by clrt")
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                         amsgrad=amsgrad, maximize=maximize)
-        self._launches = {}
         super().__init__(params, defaults)
 
     def step(self, closure=None):
@@ -66,13 +66,6 @@ class Adam(Optimizer):
         for t in (p, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")):
             if t is not None:
                 T.bump_version(t)
-
-    def _launch(self, p):
-        key = id(p)
-        launch = self._launches.get(key)
-        if launch is None or launch.ctx is not T.context(p) or launch.dtype != T.np_dtype(p):
-            launch = self._launches[key] = _kernels.Launch(T.context(p), T.np_dtype(p), "adam_step")
-        return launch
 
     def _export_state(self, s):
         # PyTorch keeps the step count as a 0-d float32 tensor

@@ -4,6 +4,7 @@ import copy
 import numbers
 
 from ..nn import _bridge as T
+from . import _kernels
 
 __all__ = ["Optimizer", "required"]
 
@@ -16,22 +17,20 @@ class _Required:
 required = _Required()
 
 
-def _typename(x):
-    t = type(x)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-
-
 class Optimizer:
     """Base of the optimizers: params is an iterable of tensors, or of dicts each with
     "params" and options overriding the defaults (parameter groups)."""
 
+    _kernel_name = None  # the optimizer's kernel in clrt.optim._kernels (_launch)
+
     def __init__(self, params, defaults):
         self.defaults = defaults
+        self._launches = {}  # id(parameter) -> its _kernels.Launch
         self.state = collections.defaultdict(dict)  # Parameter -> its state (by identity)
         self.param_groups = []
         if isinstance(params, T.Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_typename(params)}")
+                            f"Tensors or dicts, but got {T.typename(params)}")
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
@@ -43,7 +42,7 @@ class Optimizer:
     def add_param_group(self, param_group):
         """Add a group: a dict with "params" and any options (the rest from defaults)."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {_typename(param_group)}")
+            raise TypeError(f"param_group must be a dict, but got {T.typename(param_group)}")
         params = param_group["params"]
         if isinstance(params, T.Tensor):
             params = [params]
@@ -56,7 +55,7 @@ class Optimizer:
         for p in params:
             if not isinstance(p, T.Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(p))
+                                + T.typename(p))
             if not T.is_leaf(p):
                 raise ValueError("can't optimize a non-leaf Tensor")
         group = dict(param_group, params=params)
@@ -84,6 +83,15 @@ class Optimizer:
 
     def step(self, closure=None):
         raise NotImplementedError
+
+    def _launch(self, p):
+        """p's kept kernel object (_kernel_name), made anew when p moved to another
+        context or dtype."""
+        launch = self._launches.get(id(p))
+        if launch is None or launch.ctx is not T.context(p) or launch.dtype != T.np_dtype(p):
+            launch = self._launches[id(p)] = _kernels.Launch(T.context(p), T.np_dtype(p),
+                                                             self._kernel_name)
+        return launch
 
     def _closure(self, closure):
         if closure is None:

@@ -14,6 +14,8 @@ class SGD(Optimizer):
         p = p - lr * d
     state["momentum_buffer"] holds buf, as in PyTorch."""
 
+    _kernel_name = "sgd_step"
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
         _check_number(lr, "learning rate")
@@ -23,9 +25,8 @@ class SGD(Optimizer):
             raise NotImplementedError("SGD: differentiable=True is not supported by clrt")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize)
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        self._launches, self._ready = {}, {}
+        self._check_group(defaults)  # before the parameters' checks, as PyTorch's
+        self._ready = {}
         super().__init__(params, defaults)
 
     def _check_group(self, group):
@@ -81,10 +82,3 @@ class SGD(Optimizer):
         T.bump_version(p)
         if buf is not None:
             T.bump_version(buf)
-
-    def _launch(self, p):
-        key = id(p)
-        launch = self._launches.get(key)
-        if launch is None or launch.ctx is not T.context(p) or launch.dtype != T.np_dtype(p):
-            launch = self._launches[key] = _kernels.Launch(T.context(p), T.np_dtype(p), "sgd_step")
-        return launch
