@@ -128,4 +128,21 @@ REALV clrt_act_v(const REALV v, const uint act)
 #endif
 #endif
 
+/* CLRT_BF16_DEFINE(NAME, U, W): W NAME(U b), the bfloat16 words of the float
+ * (or floats) whose bits are b (U uint or uintN, W ushort or ushortN), rounded
+ * to nearest even by integer arithmetic: the rounding bias 0x7fff plus the
+ * kept half's last bit, its carry running into the exponent (so the largest
+ * finite values round to infinity); NaN stays a (quiet) NaN. From the bits, so
+ * that a subnormal float is never flushed on the way. select's mask is a
+ * comparison: 1 for a scalar, -1 per lane of a vector, nonzero with the top
+ * bit set in both. Defined where a kernel needs it (cl/convert.cl,
+ * cl/elementwise.cl). */
+#define CLRT_BF16_DEFINE(NAME, U, W)                                                                    \
+    W NAME(const U b)                                                                                   \
+    {                                                                                                   \
+        const U rounded = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;                                       \
+        const U nan = (b >> 16) | 0x40u;                                                                \
+        return CLRT_CAT(convert_, W)(select(rounded, nan, CLRT_CAT(as_, U)((b & 0x7fffffffu) > 0x7f800000u))); \
+    }
+
 /* ---- end of the prelude */

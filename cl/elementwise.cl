@@ -16,6 +16,9 @@
  *   EW_B   how b is read: EW_B_ROW a row of vectors (ldb = 0: one row applied to
  *          every row), EW_B_ONE one value per row (b[b_off + r * ldb]; ldb = 0: one
  *          scalar), EW_B_NONE not at all
+ *   CLRT_STORE 4 (float16) or 5 (bfloat16), the clrt_dtype of 16-bit storage:
+ *          every operand is that dtype, REAL is float and does the arithmetic
+ *          (the loads and stores below); absent or 0, the operands are REAL
  * With REAL = int (int32 buffers) only copy and fill are built.
  *
  * Why the op is a build option and not an argument: measured on POCL at 1e7 floats
@@ -139,6 +142,59 @@ EW_SIGMOID64_DEFINE(REALV, CLRT_CAT(long, VW))
 #endif
 #endif
 
+/* How operands are stored and moved: STORE_T the element in memory; EW_LOADV
+ * and EW_STOREV the v-th vector at p (al: the window starts on a vector's
+ * alignment, which only REAL storage uses), EW_LOADS and EW_STORES the i-th
+ * element.
+ *
+ * 16-bit storage (CLRT_STORE) is read into float exactly and each result
+ * rounded once, to nearest even, as it is stored: the same bits as the float32
+ * operation between two conversions (clrt_convert, cl/convert.cl), in one pass
+ * over memory instead of one per operand and conversion. float16 moves through
+ * the core vload_half / vstore_half_rte (no cl_khr_fp16 needed); bfloat16 as
+ * 16-bit words, a float's top half: widened by a shift, narrowed by the
+ * prelude's CLRT_BF16_DEFINE. */
+#if defined(CLRT_STORE) && CLRT_STORE == 4
+#define STORE_T half
+#if VW == 1
+#define EW_LOADV(al, v, p) ((void)(al), vload_half((v), (p)))
+#define EW_STOREV(al, z, v, p) ((void)(al), vstore_half_rte((z), (v), (p)))
+#else
+#define EW_LOADV(al, v, p) ((void)(al), CLRT_CAT(vload_half, VW)((v), (p)))
+#define EW_STOREV(al, z, v, p) ((void)(al), CLRT_CAT(CLRT_CAT(vstore_half, VW), _rte)((z), (v), (p)))
+#endif
+#define EW_LOADS(i, p) vload_half((i), (p))
+#define EW_STORES(z, i, p) vstore_half_rte((z), (i), (p))
+#elif defined(CLRT_STORE) && CLRT_STORE == 5
+#define STORE_T ushort
+/* the bfloat16 words of floats (the prelude's CLRT_BF16_DEFINE, on their bits) */
+CLRT_BF16_DEFINE(ew_bf16_bits_s, uint, ushort)
+#define ew_bf16_s(x) ew_bf16_bits_s(as_uint(x))
+#if VW == 1
+#define EW_LOADV(al, v, p) ((void)(al), EW_LOADS(v, p))
+#define EW_STOREV(al, z, v, p) ((void)(al), EW_STORES(z, v, p))
+#else
+CLRT_BF16_DEFINE(ew_bf16_bits_v, CLRT_CAT(uint, VW), CLRT_CAT(ushort, VW))
+#define ew_bf16_v(x) ew_bf16_bits_v(CLRT_CAT(as_uint, VW)(x))
+#define EW_LOADV(al, v, p) ((void)(al), CLRT_CAT(as_, REALV)(CLRT_CAT(convert_uint, VW)(VLOAD((v), (p))) << 16))
+#define EW_STOREV(al, z, v, p) ((void)(al), VSTORE(ew_bf16_v(z), (v), (p)))
+#endif
+#define EW_LOADS(i, p) as_float((uint)(p)[i] << 16)
+#define EW_STORES(z, i, p) ((p)[i] = ew_bf16_s(z))
+#else
+#define STORE_T REAL
+#define EW_LOADV(al, v, p) ((al) ? ((__global const REALV *)(p))[v] : VLOAD((v), (p)))
+#define EW_STOREV(al, z, v, p)                                                                          \
+    do {                                                                                                \
+        if (al)                                                                                         \
+            ((__global REALV *)(p))[v] = (z);                                                           \
+        else                                                                                            \
+            VSTORE((z), (v), (p));                                                                      \
+    } while (0)
+#define EW_LOADS(i, p) ((p)[i])
+#define EW_STORES(z, i, p) ((p)[i] = (z))
+#endif
+
 /* The ops' expressions in x and y of type T (REALV or REAL): EW_EXPR_<op>. The
  * built-ins used are defined for both. min/max: NaN when either is; relu: NaN
  * stays NaN. */
@@ -182,18 +238,19 @@ EW_SIGMOID64_DEFINE(REALV, CLRT_CAT(long, VW))
 /* The kernel NAME for op OP (its EW_FUNCS before it) reading b as B (the body is
  * the same for every op; the constants OP and B fold away what it does not need). */
 #define EW_KERNEL(NAME, OP, B)                                                                                      \
-    __kernel void NAME(const ulong rows, const ulong cols, __global REAL *c, const ulong c_off, const ulong ldc, \
-                       __global const REAL *a, const ulong a_off, const ulong lda, __global const REAL *b,      \
-                       const ulong b_off, const ulong ldb, const REAL alpha, const REAL beta)                   \
+    __kernel void NAME(const ulong rows, const ulong cols, __global STORE_T *c, const ulong c_off,              \
+                       const ulong ldc, __global const STORE_T *a, const ulong a_off, const ulong lda,          \
+                       __global const STORE_T *b, const ulong b_off, const ulong ldb, const REAL alpha,         \
+                       const REAL beta)                                                                         \
     {                                                                                                           \
         const ulong r = get_global_id(1);                                                                       \
         if (r >= rows)                                                                                          \
             return;                                                                                             \
         const int reads_a = (OP) != EW_FILL;                                                                    \
-        __global REAL *cr = c + c_off + r * ldc;                                                                \
-        __global const REAL *ar = a + a_off + r * lda;                                                          \
-        __global const REAL *br = b + b_off + r * ldb;                                                          \
-        const REAL bs = (B) == EW_B_ONE ? *br : (REAL)(0);                                                      \
+        __global STORE_T *cr = c + c_off + r * ldc;                                                             \
+        __global const STORE_T *ar = a + a_off + r * lda;                                                       \
+        __global const STORE_T *br = b + b_off + r * ldb;                                                       \
+        const REAL bs = (B) == EW_B_ONE ? EW_LOADS(0, br) : (REAL)(0);                                          \
         const ulong nv = cols / VW; /* whole vectors; the cols % VW rest is the tail */                         \
         const ulong lx = get_local_size(0);                                                                     \
         const ulong base = (ulong)get_group_id(0) * (lx * ITEMS) + get_local_id(0);                             \
@@ -206,18 +263,16 @@ EW_SIGMOID64_DEFINE(REALV, CLRT_CAT(long, VW))
             if (v < nv) {                                                                                       \
                 REALV x = (REALV)(0), y = (REALV)(bs);                                                          \
                 if (reads_a)                                                                                    \
-                    x = aligned ? ((__global const REALV *)ar)[v] : VLOAD(v, ar);                               \
+                    x = EW_LOADV(aligned, v, ar);                                                               \
                 if ((B) == EW_B_ROW)                                                                            \
-                    y = aligned ? ((__global const REALV *)br)[v] : VLOAD(v, br);                               \
-                const REALV z = CLRT_CAT(CLRT_CAT(ew_, OP), _v)(x, y, alpha, beta);             \
-                if (aligned)                                                                                    \
-                    ((__global REALV *)cr)[v] = z;                                                              \
-                else                                                                                            \
-                    VSTORE(z, v, cr);                                                                           \
+                    y = EW_LOADV(aligned, v, br);                                                               \
+                EW_STOREV(aligned, CLRT_CAT(CLRT_CAT(ew_, OP), _v)(x, y, alpha, beta), v, cr);                  \
             } else if (v == nv) {                                                                               \
                 for (ulong i = nv * VW; i < cols; ++i)                                                          \
-                    cr[i] = CLRT_CAT(CLRT_CAT(ew_, OP), _s)(                                   \
-                        reads_a ? ar[i] : (REAL)(0), (B) == EW_B_ROW ? br[i] : bs, alpha, beta);                \
+                    EW_STORES(CLRT_CAT(CLRT_CAT(ew_, OP), _s)(reads_a ? EW_LOADS(i, ar) : (REAL)(0),            \
+                                                             (B) == EW_B_ROW ? EW_LOADS(i, br) : bs, alpha,    \
+                                                             beta),                                             \
+                              i, cr);                                                                           \
             }                                                                                                   \
         }                                                                                                       \
     }

@@ -26,11 +26,13 @@ extern "C" {
  *  dtypes: float32 and float64 everywhere; CLRT_INT32 only where a function
  *  says so (copy, fill, transpose, and as argmax's output); else
  *  CLRT_EUNSUPPORTED. CLRT_FLOAT16 and CLRT_BFLOAT16 in clrt_copy(),
- *  clrt_convert(), clrt_fill(), clrt_transpose(), and, widened to float32
+ *  clrt_convert(), clrt_fill(), clrt_transpose(), and, computed in float32
  *  (docs/half.md), in every product (batched too), the elementwise calls,
  *  clrt_reduce() and clrt_argmax_rows(): inputs of one 16-bit dtype, the
  *  output that dtype or CLRT_FLOAT32 (else CLRT_ESHAPE), a 16-bit result
- *  rounded once to nearest even.
+ *  rounded once to nearest even. The elementwise calls on operands all of one
+ *  16-bit dtype read and write them in one pass; the rest go through float32
+ *  copies.
  *
  *  In place: clrt_binary, clrt_unary, clrt_axpby, clrt_scale and clrt_copy may
  *  write their output over an input when the two are the same buffer or the

@@ -142,6 +142,7 @@ const clrt__kernel_def clrt__k_elementwise = {
     .nparams = sizeof params / sizeof *params,
     /* int32 (copy and fill) is built with the float32 parameters: runtime/kcache.c */
     .dtypes = CLRT__FLOAT_DTYPES,
+    .storage16 = 1, /* cl/elementwise.cl's CLRT_STORE */
     .defaults = defaults,
     .check = check,
     .fit = fit,

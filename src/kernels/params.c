@@ -95,9 +95,12 @@ int clrt__params_check(const clrt__kernel_def *def, const clrt__device_facts *de
 int clrt__params_options(const clrt__kernel_def *def, const clrt__pvals *p, clrt__elem elem, int variant,
                          char *buf, size_t cap)
 {
-    static const char *const real[] = {"", "float", "double", "int"};
-    int n = snprintf(buf, cap, "-DREAL=%s -DCLRT_DTYPE=%d%s", real[elem], (int)elem,
+    static const char *const real[] = {"", "float", "double", "int", "float", "float"};
+    const int store16 = elem == CLRT__ELEM_F16 || elem == CLRT__ELEM_BF16;
+    int n = snprintf(buf, cap, "-DREAL=%s -DCLRT_DTYPE=%d%s", real[elem], store16 ? (int)CLRT__ELEM_F32 : (int)elem,
                      elem == CLRT__ELEM_F64 ? " -DCLRT_FP64=1" : "");
+    if (store16 && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " -DCLRT_STORE=%d", (int)elem);
     size_t used = n < 0 ? cap : (size_t)n;
     for (size_t i = 0; i < def->nparams && used < cap; i++) {
         if (!def->params[i].define)

@@ -46,8 +46,15 @@ typedef struct clrt__pvals {
     unsigned v[CLRT__MAX_PARAMS];
 } clrt__pvals;
 
-/* Element types a kernel is built for: -DREAL=<type>. */
-typedef enum { CLRT__ELEM_F32 = 1, CLRT__ELEM_F64 = 2, CLRT__ELEM_I32 = 3 } clrt__elem;
+/* Element types a kernel is built for: -DREAL=<type>; the 16-bit ones are
+ * stored as 16 bits (-DCLRT_STORE=<clrt_dtype>) and computed in float. */
+typedef enum {
+    CLRT__ELEM_F32 = 1,
+    CLRT__ELEM_F64 = 2,
+    CLRT__ELEM_I32 = 3,
+    CLRT__ELEM_F16 = 4,
+    CLRT__ELEM_BF16 = 5
+} clrt__elem;
 
 /* The dtypes (clrt__kernel_def's bits) of the kernels built for floats alone. */
 #define CLRT__FLOAT_DTYPES ((1u << CLRT_FLOAT32) | (1u << CLRT_FLOAT64))
@@ -58,6 +65,10 @@ typedef struct clrt__kernel_def {
     const clrt__param_def *params; /* nparams entries, in struct order */
     size_t nparams;
     unsigned dtypes;               /* bit (1 << clrt_dtype) for each dtype it is built for */
+    /* 1: the library's own launches also build it for float16 and bfloat16
+     * storage (CLRT_STORE), with float32's parameters; not in dtypes, so never
+     * tuned for them nor handed out by clrt_context_kernel_cl */
+    int storage16;
     const char *variant_param;     /* the parameter choosing the search list, NULL: list 0 */
     /* the defaults for a device and element size (4 or 8) */
     void (*defaults)(const clrt__device_facts *dev, size_t elem, clrt__pvals *out);

@@ -38,7 +38,17 @@ int clrt__kernel_find(const char *name)
 
 clrt__elem clrt__elem_of(int dtype)
 {
-    return dtype == CLRT_FLOAT64 ? CLRT__ELEM_F64 : dtype == CLRT_INT32 ? CLRT__ELEM_I32 : CLRT__ELEM_F32;
+    switch (dtype) {
+    case CLRT_FLOAT64:
+        return CLRT__ELEM_F64;
+    case CLRT_INT32:
+        return CLRT__ELEM_I32;
+    case CLRT_FLOAT16:
+        return CLRT__ELEM_F16;
+    case CLRT_BFLOAT16:
+        return CLRT__ELEM_BF16;
+    }
+    return CLRT__ELEM_F32;
 }
 
 size_t clrt__dtype_size(int dtype)

@@ -72,8 +72,10 @@ static int same_shape(const char *func, const operand *x, const operand *y)
 static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand *c, const operand *a,
                   const operand *b, bform form, double alpha, double beta);
 
-/* launch with 16-bit operands: a and b widened to float32, c too (loaded when
- * b is c, axpby's y), the float32 launch, c narrowed (math/widen.h). */
+/* launch with 16-bit inputs and a float32 c: a and b widened to float32, c too
+ * (loaded when b is c, axpby's y), the float32 launch, c narrowed
+ * (math/widen.h). Operands all of one 16-bit dtype never come here: the kernel
+ * reads and writes them as they are (launch). */
 static int launch_widened(clrt_queue *q, const char *func, clrt__ew_op op, const operand *c, const operand *a,
                           const operand *b, bform form, double alpha, double beta)
 {
@@ -109,11 +111,14 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
         status = clrt__check_usable(q->ctx, func);
     if (status != CLRT_OK)
         return status;
-    if (clrt__is_16bit(c->buf->dtype) || (a && clrt__is_16bit(a->buf->dtype)) ||
-        (b && clrt__is_16bit(b->buf->dtype)))
-        return launch_widened(q, func, op, c, a, b, form, alpha, beta);
     const clrt_buffer *cb = c->buf, *ab = a ? a->buf : cb, *bb = b ? b->buf : cb;
     const int dtype = (int)cb->dtype;
+    /* 16-bit storage: the kernel built for it (cl/elementwise.cl, CLRT_STORE) when
+     * every operand is c's dtype, the arithmetic in float32 */
+    const int store16 = clrt__is_16bit(cb->dtype);
+    if ((store16 || clrt__is_16bit(ab->dtype) || clrt__is_16bit(bb->dtype)) &&
+        !(ab->dtype == cb->dtype && bb->dtype == cb->dtype))
+        return launch_widened(q, func, op, c, a, b, form, alpha, beta);
     const int bread = form == B_NONE ? CLRT__EW_B_NONE
                       : (form == B_SAME || form == B_ROW) ? CLRT__EW_B_ROW
                                                           : CLRT__EW_B_ONE;
@@ -144,8 +149,9 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
     clrt__arg_mem(&args, bb->cl);
     clrt__arg_ulong(&args, b_off);
     clrt__arg_ulong(&args, ldb);
-    clrt__arg_real(&args, (clrt_dtype)dtype, alpha);
-    clrt__arg_real(&args, (clrt_dtype)dtype, beta);
+    const clrt_dtype arith = store16 ? CLRT_FLOAT32 : (clrt_dtype)dtype;
+    clrt__arg_real(&args, arith, alpha);
+    clrt__arg_real(&args, arith, beta);
     return clrt__launch(q, k, func, &args, 2, global, local);
 }
 

@@ -274,8 +274,10 @@ static int build_locked(clrt_context *ctx, int kernel, int dtype, int variant, c
 int clrt__kcache_get(clrt_context *ctx, int kernel, int dtype, int variant, const char *func, clrt__built **out)
 {
     /* the operations refuse what they do not run before this; a dtype that got here
-     * anyway (16-bit storage) is refused, never built as another */
-    if (dtype != CLRT_INT32 && !clrt__kernel_takes(clrt__kernel_at(kernel), dtype))
+     * anyway (16-bit storage where the kernel has none) is refused, never built as another */
+    const clrt__kernel_def *def = clrt__kernel_at(kernel);
+    const int storage16 = (dtype == CLRT_FLOAT16 || dtype == CLRT_BFLOAT16) && def->storage16;
+    if (dtype != CLRT_INT32 && !storage16 && !clrt__kernel_takes(def, dtype))
         return clrt__fail(CLRT_EUNSUPPORTED, func, "%s buffers are not supported by this operation",
                           clrt__dtype_word(dtype));
     struct clrt__kcache *kc = ctx->kernels;

@@ -5,8 +5,10 @@
  * Oclgrind), odd shapes, transposes, a view whose parent's other elements stay
  * as they were, gemm_ex's bias and relu, both batched calls; the elementwise calls with a broadcast
  * row; reductions and argmax; fill's one rounding (70000 is infinity in float16,
- * 1/3 in bfloat16); transpose bit for bit; and the refused dtype mixes writing
- * nothing. */
+ * 1/3 in bfloat16); transpose bit for bit; the elementwise calls on operands
+ * all of one 16-bit dtype (one pass, no float32 copies) word for word what the
+ * float32 call between conversions gives, NaN, infinities, subnormals and
+ * overflow included; and the refused dtype mixes writing nothing. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -296,6 +298,149 @@ static void elementwise_half(void **state)
         }
 }
 
+/* ---- one pass over 16-bit storage: the same bits as through float32 */
+
+/* The elementwise calls, as ew_call below runs them: binary ops with b as a
+ * matrix, a row, a column or one value; unary ops; axpby; scale. */
+enum { EW_BINARY, EW_UNARY, EW_AXPBY, EW_SCALE };
+typedef struct ew_call {
+    int kind, op;
+    size_t b_rows, b_cols; /* binary: b's shape (c's, 1 x C, R x 1, 1 x 1) */
+} ew_call;
+
+/* c = the call on a (and b); axpby: c = 1.5 a - 0.75 c. */
+static void ew_run(const ew_call *e, clrt_buffer *c, const clrt_buffer *a, const clrt_buffer *b)
+{
+    if (e->kind == EW_BINARY)
+        TU_OK(clrt_binary(tu_fx->q, (clrt_binary_op)e->op, c, a, b));
+    else if (e->kind == EW_UNARY)
+        TU_OK(clrt_unary(tu_fx->q, (clrt_unary_op)e->op, c, a));
+    else if (e->kind == EW_AXPBY)
+        TU_OK(clrt_axpby(tu_fx->q, 1.5, a, -0.75, c));
+    else
+        TU_OK(clrt_scale(tu_fx->q, c, -3.0, a));
+}
+
+/* A parent of pr x pc elements of dt from h (rounded to dt), and a view of
+ * rows x cols at (1, 2) in it: *view. */
+static clrt_buffer *up_view(clrt_dtype dt, size_t rows, size_t cols, double *h, clrt_buffer **view)
+{
+    clrt_buffer *parent = up(dt, rows + 2, cols + 3, h);
+    TU_OK(clrt_buffer_view(view, parent, 1, 2, rows, cols));
+    return parent;
+}
+
+/* A rows x cols buffer of dt written from the host (zeros) before a kernel
+ * writes it: Oclgrind 21.10 gives a new buffer a released one's shadow size
+ * until a host write sizes it anew, and reports what kernels write past it as
+ * uninitialised (runtime/handles.h, clrt__zero_on_emulator). */
+static clrt_buffer *host_zeroed(clrt_dtype dt, size_t rows, size_t cols)
+{
+    double *zeros = calloc(rows * cols, sizeof *zeros);
+    assert_non_null(zeros);
+    clrt_buffer *b = up(dt, rows, cols, zeros);
+    free(zeros);
+    return b;
+}
+
+/* A float32 copy of the 16-bit view v (clrt_convert). */
+static clrt_buffer *widened(const clrt_buffer *v)
+{
+    clrt_buffer *w = host_zeroed(CLRT_FLOAT32, clrt_buffer_rows(v), clrt_buffer_cols(v));
+    TU_OK(clrt_convert(tu_fx->q, w, v));
+    return w;
+}
+
+/* The 16-bit words of x's n elements; NaNs as one word (the two paths may
+ * give different NaNs: what matters is that both are NaN). */
+static void words(const clrt_buffer *x, uint16_t *u, size_t n)
+{
+    TU_OK(clrt_buffer_read(tu_fx->q, x, u, n));
+    const int f16 = clrt_buffer_dtype(x) == CLRT_FLOAT16;
+    for (size_t i = 0; i < n; i++)
+        if (isnan(f16 ? clrt__ref_f16_value(u[i]) : clrt__ref_bf16_value(u[i])))
+            u[i] = 0x7fff;
+}
+
+/* Values that stress the one rounding: random ones, and at fixed places NaN,
+ * infinities, zeros of both signs, subnormals, the largest finite values
+ * (doubled, added or multiplied: overflow), ties of the 16-bit dtype. */
+static double *stress_values(clrt_dtype dt, size_t n, unsigned seed)
+{
+    double *h = randoms(n, seed);
+    const double big = dt == CLRT_FLOAT16 ? 65504.0 : 3.38e38, small = dt == CLRT_FLOAT16 ? 3e-7 : 2e-39;
+    const double tie = 1 + (dt == CLRT_FLOAT16 ? ldexp(1.0, -11) : ldexp(1.0, -8));
+    const double special[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, big, -big, small, -small, tie, 3 * tie, 0.5 * big};
+    for (size_t i = 0; i < n; i++) {
+        h[i] *= 4;
+        if (i % 5 == 0)
+            h[i] = special[(i / 5 + seed) % (sizeof special / sizeof *special)];
+    }
+    return h;
+}
+
+/* One call on views of dt: c16 = call(a16, b16) in one pass against
+ * convert(call(convert(a16), convert(b16))) through float32, word for word;
+ * c16's parent outside the view as it was. */
+static void bits_case(clrt_dtype dt, const ew_call *e, size_t R, size_t C)
+{
+    const size_t pn = (R + 2) * (C + 3), br = e->b_rows ? e->b_rows : R, bc = e->b_cols ? e->b_cols : C;
+    double *ha = stress_values(dt, pn, 1), *hb = stress_values(dt, (br + 2) * (bc + 3), 2);
+    double *hc = stress_values(dt, pn, 3);
+    clrt_buffer *a, *b, *c;
+    clrt_buffer *pa = up_view(dt, R, C, ha, &a), *pb = up_view(dt, br, bc, hb, &b), *pc = up_view(dt, R, C, hc, &c);
+    clrt_buffer *wa = widened(a), *wb = widened(b), *wc = widened(c);
+    ew_run(e, c, a, b);
+    ew_run(e, wc, wa, wb);
+    clrt_buffer *ref = host_zeroed(dt, R, C);
+    TU_OK(clrt_convert(tu_fx->q, ref, wc));
+    uint16_t *got = malloc(pn * 2), *want = malloc(R * C * 2), *parent = malloc(pn * 2);
+    assert_true(got && want && parent);
+    clrt_buffer *dense = host_zeroed(dt, R, C);
+    TU_OK(clrt_copy(tu_fx->q, dense, c));
+    words(dense, got, R * C);
+    words(ref, want, R * C);
+    for (size_t i = 0; i < R * C; i++)
+        if (got[i] != want[i])
+            fail_msg("%s kind %d op %d, b %zux%zu: [%zu] 0x%04x, through float32 0x%04x", dt == CLRT_FLOAT16 ? "float16" : "bfloat16",
+                     e->kind, e->op, br, bc, i, got[i], want[i]);
+    words(pc, parent, pn);
+    uint16_t *before = malloc(pn * 2);
+    assert_non_null(before);
+    clrt_buffer *fresh = up(dt, R + 2, C + 3, hc);
+    words(fresh, before, pn);
+    for (size_t r = 0; r < R + 2; r++)
+        for (size_t j = 0; j < C + 3; j++)
+            if ((r < 1 || r > R || j < 2 || j >= C + 2) && parent[r * (C + 3) + j] != before[r * (C + 3) + j])
+                fail_msg("element (%zu, %zu) outside the view written", r, j);
+    TU_DESTROY_BUFFERS(a, b, c, pa, pb, pc, wa, wb, wc, ref, dense, fresh);
+    TU_FREE_ALL(ha, hb, hc, got, want, parent, before);
+}
+
+/* Every elementwise op on operands all of one 16-bit dtype, on views (odd
+ * sizes, a vector tail), b in each shape: the one-pass kernel against the
+ * float32 operation between conversions, word for word. */
+static void elementwise_half_bits(void **state)
+{
+    (void)state;
+    const size_t R = 7, C = 37;
+    const size_t shapes[4][2] = {{0, 0}, {1, C}, {R, 1}, {1, 1}};
+    for (int i = 0; i < 2; i++) {
+        for (int op = CLRT_OP_ADD; op <= CLRT_OP_MAX; op++)
+            for (int s = 0; s < 4; s++) {
+                const ew_call e = {EW_BINARY, op, shapes[s][0], shapes[s][1]};
+                bits_case(halves[i], &e, R, C);
+            }
+        for (int op = CLRT_OP_NEG; op <= CLRT_OP_SIGMOID; op++) {
+            const ew_call e = {EW_UNARY, op, 0, 0};
+            bits_case(halves[i], &e, R, C);
+        }
+        const ew_call axpby = {EW_AXPBY, 0, 0, 0}, scale = {EW_SCALE, 0, 0, 0};
+        bits_case(halves[i], &axpby, R, C);
+        bits_case(halves[i], &scale, R, C);
+    }
+}
+
 /* sum of each row and of everything, into 16-bit and float32 outputs; argmax */
 static void reduce_half(void **state)
 {
@@ -428,6 +573,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         TU_FIXTURE_TEST(gemm_half),        TU_FIXTURE_TEST(gemm_ex_half),        TU_FIXTURE_TEST(batched_half),        TU_FIXTURE_TEST(elementwise_half),
+        TU_FIXTURE_TEST(elementwise_half_bits),
         TU_FIXTURE_TEST(reduce_half),      TU_FIXTURE_TEST(fill_transpose_half), TU_FIXTURE_TEST(refusals),
     };
     return TU_RUN_FIXTURE_SUITE(tests);
