@@ -26,6 +26,7 @@ void clrt__convert_geometry(const clrt__device_facts *dev, size_t rows, size_t c
         wg = dev->max_work_item[0];
     local[0] = wg;
     local[1] = 1;
-    global[0] = (cols + wg - 1) / wg * wg;
+    const size_t runs = (cols + 7) / 8; /* CV = 8 columns a work-item (cl/convert.cl) */
+    global[0] = (runs + wg - 1) / wg * wg;
     global[1] = rows;
 }

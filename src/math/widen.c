@@ -4,6 +4,34 @@
 #include "base/error.h"
 #include "math/convert.h"
 #include "math/widen.h"
+#include "runtime/scratch.h"
+
+/* The scratch slots the temporaries take, in order (runtime/scratch.h). */
+static const int widen_slots[] = {CLRT__SCRATCH_COLS, CLRT__SCRATCH_PLANES, CLRT__SCRATCH_SMALL};
+enum { WIDEN_SLOTS = sizeof widen_slots / sizeof widen_slots[0] };
+
+/* A float32 rows x cols temporary: a scratch window while slots are left,
+ * else a new buffer (zeroed under an emulator, as scratch is). */
+static int temporary(clrt_queue *q, clrt__widening *w, size_t rows, size_t cols, const char *func, clrt_buffer **out)
+{
+    if (w->in_scratch < WIDEN_SLOTS && w->in_scratch == w->n) {
+        if (!w->q) {
+            clrt__scratch_begin(q);
+            w->q = q;
+        }
+        const int st = clrt__scratch_matrix(q, widen_slots[w->in_scratch], CLRT_FLOAT32, rows, cols, func, out);
+        if (st == CLRT_OK)
+            w->in_scratch++;
+        return st;
+    }
+    int st = clrt__buffer_new(out, q->ctx, CLRT_FLOAT32, rows, cols, func);
+    if (st != CLRT_OK)
+        return st;
+    /* Oclgrind keeps a released buffer's shadow for a new one of its id: a host
+     * write sizes it anew (clrt__zero_on_emulator) */
+    const cl_int cle = clrt__zero_on_emulator(q, (*out)->cl, rows * cols * sizeof(float));
+    return cle == CL_SUCCESS ? CLRT_OK : clrt__context_fail_late(q->ctx, func, cle, "clEnqueueWriteBuffer");
+}
 
 int clrt__widen(clrt_queue *q, clrt__widening *w, const clrt_buffer *src, int load, const char *func,
                 const clrt_buffer **out)
@@ -14,15 +42,11 @@ int clrt__widen(clrt_queue *q, clrt__widening *w, const clrt_buffer *src, int lo
     if (w->n >= (int)(sizeof w->tmp / sizeof w->tmp[0]))
         return clrt__fail(CLRT_EINVAL, func, "too many 16-bit operands"); /* not reached: callers have <= 6 */
     clrt_buffer *t = NULL;
-    int st = clrt__buffer_new(&t, q->ctx, CLRT_FLOAT32, src->rows, src->cols, func);
+    int st = temporary(q, w, src->rows, src->cols, func, &t);
+    if (t)
+        w->tmp[w->n++] = t;
     if (st != CLRT_OK)
         return st;
-    w->tmp[w->n++] = t;
-    /* Oclgrind keeps a released buffer's shadow for a new one of its id: a host
-     * write sizes it anew (clrt__zero_on_emulator) */
-    const cl_int cle = clrt__zero_on_emulator(q, t->cl, src->rows * src->cols * sizeof(float));
-    if (cle != CL_SUCCESS)
-        return clrt__context_fail_late(q->ctx, func, cle, "clEnqueueWriteBuffer");
     if (load)
         st = clrt__convert(q, t, src, 0, func);
     if (st == CLRT_OK)
@@ -39,9 +63,12 @@ int clrt__narrow(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *wide, int s
 
 void clrt__widen_done(clrt__widening *w)
 {
-    for (int i = 0; i < w->n; i++)
+    for (int i = w->in_scratch; i < w->n; i++)
         clrt_buffer_destroy(w->tmp[i]);
-    w->n = 0;
+    if (w->q)
+        clrt__scratch_end(w->q);
+    w->n = w->in_scratch = 0;
+    w->q = NULL;
 }
 
 double clrt__round_16bit(clrt_dtype dtype, double value)

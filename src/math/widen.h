@@ -7,12 +7,19 @@
 
 #include "runtime/handles.h"
 
-/* The temporaries of one call, destroyed by clrt__widen_done. Destroying one
- * while queued commands still use it is safe: OpenCL keeps the memory until
- * they complete (clrt_buffer_destroy). */
+/* The temporaries of one call. The first three are windows over the queue's
+ * scratch slots that no operation taking 16-bit operands uses itself (the
+ * neural-network ones, which refuse 16-bit operands), kept between calls: a
+ * new buffer costs its first-touch page faults on every call (about 20 ms of
+ * a 2048 x 2048 x 2048 float16 product's 150 ms on POCL), and the scratch lock
+ * is held until clrt__widen_done. Any more are new buffers, destroyed by
+ * clrt__widen_done; destroying one while queued commands still use it is
+ * safe: OpenCL keeps the memory until they complete (clrt_buffer_destroy). */
 typedef struct clrt__widening {
     clrt_buffer *tmp[6];
     int n;
+    int in_scratch;  /* how many of tmp[0..n) are scratch windows (the first ones) */
+    clrt_queue *q;   /* the queue whose scratch lock is held; NULL: none */
 } clrt__widening;
 
 /* *out = src when src is not 16-bit (or NULL); else a new float32 matrix of
