@@ -285,8 +285,8 @@ static void bench_products_measured(void **state)
         if (!t || t > end || !u || u > end || !w || w > end || (none && none < end))
             fail_msg("a product not measured or not checked in clrt-bench --json: \"%.300s\"", r);
     }
-    if (rows != 3)
-        fail_msg("%d product rows in clrt-bench --json, expected 3: \"%.300s\"", rows, p ? p : json);
+    if (rows != 6)
+        fail_msg("%d product rows in clrt-bench --json, expected 6: \"%.300s\"", rows, p ? p : json);
     free(json);
 }
 

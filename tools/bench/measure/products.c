@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/products_half.h"
 #include "reference/host_ref.h"
 
 /* A strided batch of count m x n x k float products, stacked by rows, with
@@ -281,5 +282,9 @@ void bench_products_measure(bench_products *p, const bench_opts *opts, bench_ses
     batched_row(&p->rows[p->n++], opts, s, 64, 128);
     batched_row(&p->rows[p->n++], opts, s, 512, 64);
     linear_row(&p->rows[p->n++], opts, s, 64, 800, 500);
+    /* 16-bit storage against float32: memory-bound and compute-bound */
+    bench_half_add_row(&p->rows[p->n++], opts, s, CLRT_FLOAT16, 10000000);
+    bench_half_add_row(&p->rows[p->n++], opts, s, CLRT_BFLOAT16, 10000000);
+    bench_half_gemm_row(&p->rows[p->n++], opts, s, 2048);
     p->measured = 1;
 }

@@ -2,7 +2,8 @@
  * against what it replaces, timed side by side: strided batched GEMM against
  * a clrt_gemm per matrix and against OpenBLAS doing the same batch (a
  * cblas_sgemm per matrix), and a linear layer's forward pass with bias and relu
- * in clrt_gemm_ex's epilogue against clrt_gemm, the bias add and relu. */
+ * in clrt_gemm_ex's epilogue against clrt_gemm, the bias add and relu; and
+ * the 16-bit rows (bench/measure/products_half.h). */
 #ifndef CLRT_TOOLS_BENCH_PRODUCTS_H
 #define CLRT_TOOLS_BENCH_PRODUCTS_H
 

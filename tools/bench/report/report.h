@@ -118,7 +118,7 @@ typedef struct bench_raw_first {
 
 /* One row of --op products (bench/measure/products.c): clrt's one call against
  * what it replaces, side by side. */
-enum { BENCH_PRODUCT_ROWS = 4 };
+enum { BENCH_PRODUCT_ROWS = 6 };
 typedef struct bench_product {
     char name[48];       /* "strided batched", "linear bias+relu" */
     char shape[48];      /* "64 x 128x128x128", "64x800 -> 500" */
