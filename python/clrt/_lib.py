@@ -89,6 +89,7 @@ _PROTOTYPES = {
     "clrt_buffer_write": (I, [P, P, P, S]),
     "clrt_buffer_read": (I, [P, P, P, S]),
     "clrt_gemm": (I, [P, I, I, D, P, P, D, P]),
+    "clrt_gemm_strided_batched": (I, [P, I, I, S, S, S, D, P, S, P, S, D, P, S, S]),
     "clrt_binary": (I, [P, I, P, P, P]),
     "clrt_unary": (I, [P, I, P, P]),
     "clrt_scale": (I, [P, P, D, P]),

@@ -468,10 +468,7 @@ def matmul(a, b, who="clrt.matmul"):
         batch = broadcast_shapes(a2._shape[:-2], b2._shape[:-2], who)
         m, n = a2._shape[-2], b2._shape[-1]
         out = new(ctx, batch + (m, n), a.dtype, who)
-        ea = view_of(a2, batch + a2._shape[-2:], _geo(a2, batch + a2._shape[-2:])[2], a2._offset)
-        eb = view_of(b2, batch + b2._shape[-2:], _geo(b2, batch + b2._shape[-2:])[2], b2._offset)
-        for idx in np.ndindex(*batch):
-            _gemm2d(_at(ea, idx), _at(eb, idx), _at(out, idx), who)
+        _gemm_batched(a2, b2, out, batch, who)
     shape = out._shape
     if a.ndim == 1:
         shape = shape[:-2] + shape[-1:]
@@ -482,10 +479,35 @@ def matmul(a, b, who="clrt.matmul"):
     return out
 
 
-def _at(t, idx):
-    off = t._offset + sum(i * s for i, s in zip(idx, t._stride))
-    k = len(idx)
-    return view_of(t, t._shape[k:], t._stride[k:], off)
+def _stacked(x, batch, who):
+    """(buffer, transposed, stride in rows) of x (batch dimensions broadcast to batch) as
+    clrt_gemm_strided_batched takes an operand: one matrix for the whole batch (stride
+    0) when x has no batch of its own, else its matrices stacked by rows, x made
+    contiguous first when they are not."""
+    rows, cols = x._shape[-2:]
+    if all(s == 1 for s in x._shape[:-2]):
+        one = view_of(x, (rows, cols), x._stride[-2:], x._offset)
+        form = matrix_form(one, who)
+        if form is None:
+            form = matrix_form(contiguous(one), who)
+        return form[0], form[1], 0
+    full = batch + (rows, cols)
+    if x._shape != full or not x.is_contiguous():
+        x = contiguous(view_of(x, full, _geo(x, full)[2], x._offset))
+    return matrix(x, x.numel() // cols, cols, who), False, rows
+
+
+def _gemm_batched(a, b, out, batch, who):
+    """out (batch + (m, n), contiguous) = a @ b over the broadcast batch: one
+    clrt_gemm_strided_batched launch."""
+    m, n = out._shape[-2:]
+    count, k = out.numel() // (m * n), a._shape[-1]  # tensors are never empty
+    ha, ta, sa = _stacked(a, batch, who)
+    hb, tb, sb = _stacked(b, batch, who)
+    check(lib.clrt_gemm_strided_batched(out._queue(who), int(ta), int(tb), m, n, k, 1.0, ha.handle(who),
+                                        sa, hb.handle(who), sb, 0.0,
+                                        matrix(out, count * m, n, who).handle(who), m, count))
+    return out
 
 
 def gemm(a, b, alpha=1.0, beta=0.0, c=None, trans_a=False, trans_b=False,

@@ -55,6 +55,43 @@ def test_product_of_views(ctx, rng):
     assert_close(got.get(), x[3:20, 5:70].astype(np.float64) @ x[10:75, 0:7], np.float32, 65)
 
 
+BATCHED = [((3, 7, 17), (3, 17, 5)),         # stacked
+           ((2, 1, 7, 17), (4, 17, 5)),     # batch dimensions broadcast both ways
+           ((3, 7, 17), (17, 5)),           # b one matrix for the whole batch
+           ((17,), (2, 3, 17, 5)),          # a vector against a batch
+           ((2, 3, 7, 17), (17,)),          # a batch against a vector
+           ((1, 65, 127), (5, 127, 1)),     # odd sizes, a one-column product
+           ((2, 3, 1, 4), (1, 3, 4, 1))]    # one-element products
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("sa,sb", BATCHED)
+def test_matmul_batched(ctx, rng, dtype, sa, sb):
+    """@ on batches as numpy broadcasts them: one clrt_gemm_strided_batched launch, on
+    contiguous, broadcast and transposed operands alike."""
+    x, y = rand(rng, sa, dtype), rand(rng, sb, dtype)
+    ref = np.matmul(x.astype(np.float64), y.astype(np.float64))
+    a, b = clrt.to_device(x, ctx=ctx), clrt.to_device(y, ctx=ctx)
+    got = a @ b
+    assert got.shape == ref.shape
+    k = sa[-1]
+    assert_close(got.get(), ref, dtype, k)
+    if len(sa) >= 2 and len(sb) >= 2:  # the same products from transposed storage
+        at = clrt.to_device(np.ascontiguousarray(np.swapaxes(x, -1, -2)), ctx=ctx).transpose(-1, -2)
+        bt = clrt.to_device(np.ascontiguousarray(np.swapaxes(y, -1, -2)), ctx=ctx).transpose(-1, -2)
+        assert_close((at @ bt).get(), ref, dtype, k)
+        assert_close(clrt.matmul(at, b).get(), ref, dtype, k)
+
+
+def test_matmul_batched_views(ctx, rng):
+    """Batches that are views: every other matrix of a stack, and a window of each."""
+    x, y = rand(rng, (6, 9, 20), np.float32), rand(rng, (3, 20, 11), np.float32)
+    a, b = clrt.to_device(x, ctx=ctx), clrt.to_device(y, ctx=ctx)
+    got = a[::2, 1:8, 3:19] @ b[:, 3:19, 2:9]
+    ref = x[::2, 1:8, 3:19].astype(np.float64) @ y[:, 3:19, 2:9]
+    assert_close(got.get(), ref, np.float32, 16)
+
+
 def test_refusals(ctx, rng):
     a = clrt.to_device(rand(rng, (7, 17), np.float32), ctx=ctx)
     with pytest.raises(clrt.Error, match="inner dimensions") as e:
