@@ -162,9 +162,8 @@ def record(name, out, inputs, backward, saved=()):
     backward(grad) returns one gradient (or None) per input."""
     if not is_grad_enabled():
         return out
-    from ._tensor import Tensor
     for t in inputs:
-        if isinstance(t, Tensor) and t._rg:
+        if getattr(t, "_rg", False):  # a tensor that requires grad (scalars have no _rg)
             break
     else:
         return out

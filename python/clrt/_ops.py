@@ -68,6 +68,8 @@ def _geo(t, shape=None):
 
 
 def broadcast_shapes(sa, sb, who):
+    if sa == sb:  # the common case, checked first: binary ops run it on every call
+        return tuple(sa)
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
     for i in range(n - 1, -1, -1):  # PyTorch names the last dimension that differs
@@ -243,11 +245,12 @@ def check_out(out, shape, dtype, who):
                                     f"{dtype.name}")
 
 
-def _c_matrix(t, shape):
-    """t's matrix for clrt_binary/clrt_unary when t is contiguous and of shape."""
+def _c_matrix(t, shape, rc=None):
+    """t's matrix for clrt_binary/clrt_unary when t is contiguous and of shape (rc: the
+    matrix shape2d(shape) gives, when the caller has it)."""
     if t._shape != tuple(shape) or not t.is_contiguous():
         return None
-    r, c = shape2d(shape)
+    r, c = rc or shape2d(shape)
     return matrix(t, r, c, "clrt")
 
 
@@ -276,9 +279,10 @@ def binary(op, a, b, out=None, who=None):
                 return out
     res = out if out is not None else new(ctx, shape, dt, who)
     if dt.is_floating_point and op in _C_BINARY:
-        mc, ma = _c_matrix(res, shape), _c_matrix(a, shape)
+        rc = shape2d(shape)
+        mc, ma = _c_matrix(res, shape, rc), _c_matrix(a, shape, rc)
         if mc is not None and ma is not None:
-            mb = _c_matrix(b, shape)
+            mb = _c_matrix(b, shape, rc)
             if mb is None and b.numel() == 1 and b.is_contiguous():
                 mb = matrix(b, 1, 1, who)
             if mb is not None:
