@@ -451,9 +451,18 @@ static gemm_args args_of(const clrt__gemm_op *op)
                        .epi = (unsigned)op->act << 2 | bias_mode};
 }
 
-/* op (one product: count 1, the batched calls loop) with 16-bit operands: a, b,
- * a 16-bit c (read when beta is not 0) and the bias widened to float32, the
- * float32 product, c narrowed (math/widen.h). */
+/* A batch stride of x (elements: rows apart times x's ld) for wide, x's float32
+ * copy of x's shape: the same rows apart, times wide's ld. */
+static size_t widened_stride(size_t stride, const clrt_buffer *x, const clrt_buffer *wide)
+{
+    return wide == x ? stride : stride / x->ld * wide->ld;
+}
+
+/* op with 16-bit operands: a, b, a 16-bit c (read when beta is not 0) and the
+ * bias widened to float32, the float32 product, c narrowed (math/widen.h). A
+ * batch (count > 1) is widened whole: its stacks' views, whose rows c's
+ * windows must cover exactly (clrt_gemm_strided_batched sees to it), the
+ * batch strides kept in rows. */
 static int gemm_widened(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt__gemm_op *op, const char *func)
 {
     clrt__widening w = {0};
@@ -465,6 +474,9 @@ static int gemm_widened(clrt_queue *q, clrt_trans ta, clrt_trans tb, const clrt_
         st = clrt__widen(q, &w, op->c, op->beta != 0.0, func, &o.c);
     if (st == CLRT_OK)
         st = clrt__widen(q, &w, op->bias, 1, func, &o.bias);
+    o.sa = widened_stride(op->sa, op->a, o.a);
+    o.sb = widened_stride(op->sb, op->b, o.b);
+    o.sc = widened_stride(op->sc, op->c, o.c);
     if (st == CLRT_OK)
         st = clrt__gemm_run(q, ta, tb, &o, func);
     st = clrt__narrow(q, (clrt_buffer *)op->c, o.c, st, func);

@@ -3,7 +3,8 @@
  * bound docs/half.md states (a float32 result's bound plus half an ulp of a
  * 16-bit output): GEMM with a 16-bit or float32 c at k = 4096 (small k under
  * Oclgrind), odd shapes, transposes, a view whose parent's other elements stay
- * as they were, gemm_ex's bias and relu, both batched calls; the elementwise calls with a broadcast
+ * as they were, gemm_ex's bias and relu, both batched calls (a strided batch
+ * whose c windows are all of c as one launch over stacks widened whole); the elementwise calls with a broadcast
  * row; reductions and argmax; fill's one rounding (70000 is infinity in float16,
  * 1/3 in bfloat16); transpose bit for bit; the elementwise calls on operands
  * all of one 16-bit dtype (one pass, no float32 copies) word for word what the
@@ -246,6 +247,41 @@ static void batched_half(void **state)
         }
         TU_DESTROY_BUFFERS(A, B, C);
         TU_FREE_ALL(a, b, c0, got, ref, err);
+    }
+}
+
+/* strided batched whose c windows are all of c: one launch over the stacks
+ * widened whole. a a view (rows 1.. and columns 2.. of a parent), b one matrix
+ * for the whole batch (stride 0) read transposed, beta 0.5; a 16-bit and a
+ * float32 c */
+static void batched_half_whole(void **state)
+{
+    (void)state;
+    const size_t m = 5, n = 11, k = 300, cnt = 4, pr = cnt * m + 1, pc = k + 2;
+    for (int i = 0; i < 4; i++) {
+        const clrt_dtype dt = halves[i / 2], ct = i % 2 ? CLRT_FLOAT32 : dt;
+        double *pa = randoms(pr * pc, 30), *b = randoms(n * k, 31), *c0 = randoms(cnt * m * n, 32);
+        double *got = malloc(cnt * m * n * 8), *ref = malloc(cnt * m * n * 8), *err = malloc(cnt * m * n * 8);
+        assert_true(got && ref && err);
+        clrt_buffer *P = up(dt, pr, pc, pa), *B = up(dt, n, k, b), *C = up(ct, cnt * m, n, c0), *A;
+        TU_OK(clrt_buffer_view(&A, P, 1, 2, cnt * m, k));
+        TU_OK(clrt_gemm_strided_batched(tu_fx->q, CLRT_NO_TRANS, CLRT_TRANS, m, n, k, 1.0, A, m, B, 0, 0.5, C, m,
+                                        cnt));
+        for (size_t r = 0; r < cnt * m; r++)
+            for (size_t j = 0; j < n; j++) {
+                double sum = 0, mag = 0;
+                for (size_t q = 0; q < k; q++) {
+                    const double x = pa[(r + 1) * pc + 2 + q], y = b[j * k + q];
+                    sum += x * y;
+                    mag += fabs(x * y);
+                }
+                ref[r * n + j] = sum + 0.5 * c0[r * n + j];
+                err[r * n + j] = 1.01 * (double)(k + 2) * ldexp(1.0, -24) * (mag + fabs(0.5 * c0[r * n + j]));
+            }
+        down(C, got, cnt * m * n);
+        expect("gemm_strided_batched, c whole", ct, got, ref, err, cnt * m * n);
+        TU_DESTROY_BUFFERS(A, P, B, C);
+        TU_FREE_ALL(pa, b, c0, got, ref, err);
     }
 }
 
@@ -572,7 +608,8 @@ static void refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        TU_FIXTURE_TEST(gemm_half),        TU_FIXTURE_TEST(gemm_ex_half),        TU_FIXTURE_TEST(batched_half),        TU_FIXTURE_TEST(elementwise_half),
+        TU_FIXTURE_TEST(gemm_half),        TU_FIXTURE_TEST(gemm_ex_half),        TU_FIXTURE_TEST(batched_half),
+        TU_FIXTURE_TEST(batched_half_whole),        TU_FIXTURE_TEST(elementwise_half),
         TU_FIXTURE_TEST(elementwise_half_bits),
         TU_FIXTURE_TEST(reduce_half),      TU_FIXTURE_TEST(fill_transpose_half), TU_FIXTURE_TEST(refusals),
     };
