@@ -778,8 +778,10 @@ int bench_opts_parse(bench_opts *o, int argc, char **argv)
         rc = add_cnn(&p.o, p.sizes_given);
     if (rc == 0)
         default_budget(&p, &p.o);
-    /* a child's own size is checked where it allocates (bench/measure/first.c) */
-    if (rc == 0 && !p.o.child_mode)
+    /* every list against the host's memory, in a child too (which never runs them:
+     * an accepted command line promises sizes that fit, whoever reads it); a
+     * child's own size is checked where it allocates (bench/measure/first.c) */
+    if (rc == 0)
         rc = bench_opts_check_memory(&p.o, bench_host_memory());
     *o = p.o;
     return rc;
