@@ -1,5 +1,5 @@
 #!/bin/bash
-# What NVIDIA's, AMD's and Intel's compilers make of clrt's GEMM and CNN kernels, without a
+# What NVIDIA's, AMD's and Intel's compilers make of clrt's GEMM, CNN and elementwise kernels, without a
 # GPU: clrt-isa (tools/isa/) over the library's own builds of them for each vendor class
 # (tests/kernels/gpu_kernel_options.c: its defaults, build options, entries and embedded
 # sources), on the nine targets (docs/gpu-isa.md).

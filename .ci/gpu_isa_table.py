@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs/gpu-isa.md's figures, generated from `clrt-isa --clrt BUILD --json` (read from a file
-or stdin): the toolchain line, the GEMM's table (ranges over the four transposes) and the CNN
-kernels' table, written between the page's "clrt-isa: begin/end" markers.
+or stdin): the toolchain line, the GEMM's table (ranges over the four transposes), the CNN
+kernels' table and the elementwise kernel's (float32 and 16-bit storage), written between the
+page's "clrt-isa: begin/end" markers.
 
 Usage: .ci/gpu_isa_table.py RESULTS.jsonl [--doc docs/gpu-isa.md] [--write | --check] [--date YYYY-MM-DD]
   (neither)  print the generated text
@@ -96,6 +97,19 @@ def cnn_rows(results):
     return out
 
 
+def ew_rows(results):
+    """A row per target and dtype: the elementwise kernel's builds (add, sigmoid)."""
+    groups = {}
+    for r in results:
+        if r.get("program") == "elementwise" and "error" not in r:
+            groups.setdefault((ORDER.index(r["target"]), ("f32", "f16", "bf16").index(r["dtype"])), []).append(r)
+    out = ["| target | dtype | builds | registers | spill B | occupancy |", "|---|---|--:|--:|--:|--:|"]
+    for _, rs in sorted(groups.items()):
+        out.append("| %s | %s | %d | %s | %s | %s |" % (rs[0]["target"], rs[0]["dtype"], len(rs), regs(rs),
+                                                       span(r["spill_bytes"] for r in rs), occ(rs)))
+    return out
+
+
 def generate(results, date):
     errors = [r for r in results if "error" in r]
     # one paragraph before the first table: the page's one date names its table (.ci/docs.py)
@@ -104,6 +118,8 @@ def generate(results, date):
             ""] + gemm_rows(results) + ["", "The CNN's kernels (im2col, col2im, conv_direct, conv_wt, conv_rows, "
                                         "conv_cols, the pooling and activation kernels), ranges over them:", ""]
     text += cnn_rows(results)
+    text += ["", "The elementwise kernel (add, sigmoid) on float32 and on 16-bit storage (float16, bfloat16: "
+             "float arithmetic, the storage read and rounded in the kernel):", ""] + ew_rows(results)
     if errors:
         text += ["", "Not compiled: " + "; ".join("%s %s on %s" % (r.get("program"), r["kernel"], r["target"])
                                                   for r in errors)]

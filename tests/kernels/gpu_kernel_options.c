@@ -1,4 +1,5 @@
-/* gpu_kernel_options: the GPU builds of the GEMM's and the CNN's kernels exactly as
+/* gpu_kernel_options: the GPU builds of the GEMM's and the CNN's kernels, and of the
+ * elementwise kernel on float32 and on 16-bit storage (add and sigmoid), exactly as
  * clrt makes them, for clrt-isa (tools/isa/) to hand to the offline compilers: for
  * each vendor class (a made-up device of its facts, as the tests make them),
  * kernel, dtype and launch variant, the library's own defaults, build options and
@@ -20,6 +21,7 @@
 #include "common/fake_device.h"
 #include "common/temp_files.h"
 #include "device/device.h"
+#include "kernels/elementwise.h"
 #include "kernels/matmul.h"
 #include "kernels/nn.h"
 #include "kernels/params.h"
@@ -42,9 +44,16 @@ static const gpu_class classes[] = {
     {"intel-xe", "tgllp", TU_GPU_INTEL_XE},
 };
 
-/* The kernels shown: the GEMM and the CNN's layers. */
+/* The kernels shown: the GEMM and the CNN's layers (float32, float64), and the
+ * elementwise kernel's add and sigmoid on float32 and on each 16-bit storage. */
 static const int kernels[] = {CLRT__K_MATMUL, CLRT__K_NN_IM2COL, CLRT__K_NN_LAYOUT, CLRT__K_NN_POOL,
                               CLRT__K_NN_ACT};
+static const int ew_dtypes[] = {CLRT_FLOAT32, CLRT_FLOAT16, CLRT_BFLOAT16};
+static const struct {
+    clrt__ew_op op;
+    int bread;
+    const char *name;
+} ew_ops[] = {{CLRT__EW_ADD, CLRT__EW_B_ROW, "add"}, {CLRT__EW_SIGMOID, CLRT__EW_B_NONE, "sigmoid"}};
 
 /* Writes the source once per kernel into dir; 0, or -1. */
 static int write_source(const char *dir, const char *kernel, const char *text, char *file, size_t cap)
@@ -91,7 +100,10 @@ static int print_build(FILE *out, const char *dir, const gpu_class *g, const clr
     if (clrt__params_options(def, &p, clrt__elem_of(dtype), variant, options, sizeof options) != 0 ||
         write_source(dir, def->name, def->source(&p), file, sizeof file) != 0)
         return -1;
-    const char *dt = dtype == CLRT_FLOAT64 ? "f64" : "f32";
+    const char *dt = dtype == CLRT_FLOAT64   ? "f64"
+                     : dtype == CLRT_FLOAT16 ? "f16"
+                     : dtype == CLRT_BFLOAT16 ? "bf16"
+                                              : "f32";
     for (int i = -1; i < CLRT__MAX_AUX; i++) {
         const char *entry = i < 0           ? clrt__entry_of(def, &p, variant)
                             : def->aux_entry ? def->aux_entry(&p, variant, (unsigned)i)
@@ -118,13 +130,22 @@ static int print_all(FILE *out, const char *dir)
                 }
             }
         }
+    const clrt__kernel_def *ew = clrt__kernel_at(CLRT__K_ELEMENTWISE);
+    for (size_t c = 0; c < sizeof classes / sizeof *classes; c++)
+        for (size_t d = 0; d < sizeof ew_dtypes / sizeof *ew_dtypes; d++)
+            for (size_t o = 0; o < sizeof ew_ops / sizeof *ew_ops; o++)
+                if (print_build(out, dir, &classes[c], ew, ew_dtypes[d], clrt__ew_variant(ew_ops[o].op, ew_ops[o].bread),
+                                ew_ops[o].name) != 0)
+                    return -1;
     return 0;
 }
 
 /* --check: what clrt-isa relies on, in the rows themselves: both GEMM entries for
  * every class, dtype and transpose (fp64 on the 3 classes of 5 that have it);
  * NVIDIA's register cap on its fp32 GEMM builds alone; every row's options define
- * REAL; a note for each build refused (fp64 on Arc and Iris Xe, 5 kernels each). */
+ * REAL; the 16-bit elementwise builds (5 classes, 2 dtypes, add and sigmoid) float
+ * arithmetic on their storage; a note for each build refused (fp64 on Arc and Iris
+ * Xe, 5 kernels each). */
 static int check_rows(void)
 {
     char dir[256], line[2048];
@@ -132,7 +153,7 @@ static int check_rows(void)
     if (tu_temp_dir(dir, sizeof dir, "gpu-options") != 0 || !rows || print_all(rows, dir) != 0)
         return 1;
     rewind(rows);
-    int fast = 0, general = 0, bad = 0, notes = 0;
+    int fast = 0, general = 0, bad = 0, notes = 0, ew16 = 0;
     while (fgets(line, sizeof line, rows)) {
         if (line[0] == '#') {
             notes += strstr(line, " f64: ") && strstr(line, "has no fp64 (cl_khr_fp64)");
@@ -143,12 +164,19 @@ static int check_rows(void)
         fast += strstr(line, " matmul matmul_fast ") != NULL;
         general += strstr(line, " matmul matmul ") != NULL;
         bad += (gemm && nvidia) != capped || !strstr(line, " -DREAL=");
+        /* the 16-bit elementwise builds: float arithmetic on that storage */
+        const int f16 = strstr(line, " elementwise elementwise f16 ") != NULL;
+        const int bf16 = strstr(line, " elementwise elementwise bf16 ") != NULL;
+        ew16 += f16 || bf16;
+        bad += (f16 && !strstr(line, " -DREAL=float -DCLRT_DTYPE=1 -DCLRT_STORE=4")) ||
+               (bf16 && !strstr(line, " -DREAL=float -DCLRT_DTYPE=1 -DCLRT_STORE=5"));
     }
     fclose(rows);
     bad += tu_remove_tree(dir) != 0;
-    printf("matmul_fast rows %d, matmul rows %d, rows with the wrong options %d, builds refused %d\n", fast, general,
-           bad, notes);
-    return fast == 32 && general == 32 && bad == 0 && notes == 10 ? 0 : 1;
+    printf("matmul_fast rows %d, matmul rows %d, 16-bit elementwise rows %d, rows with the wrong options %d, builds "
+           "refused %d\n",
+           fast, general, ew16, bad, notes);
+    return fast == 32 && general == 32 && ew16 == 20 && bad == 0 && notes == 10 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
