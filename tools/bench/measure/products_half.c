@@ -91,10 +91,16 @@ static int time_pair(bench_product *r, const bench_opts *opts, half_job *j16, ha
     return CLRT_OK;
 }
 
-/* c's words once more after a run of its own: the host's result for element i
- * is want(i); wrong counts the others. */
-static int check_add(bench_product *r, half_job *j, clrt_dtype dt, const float *ha, const float *hb, size_t n)
+/* A check of the 16-bit call's result (c, rows x cols) after a run of its own
+ * against the host's from the inputs ha and hb: 0, or the status that failed. */
+typedef int (*half_check)(bench_product *r, half_job *j, clrt_dtype dt, const float *ha, const float *hb,
+                          size_t rows, size_t cols);
+
+/* c's words: element i is the host's float32 sum of a and b rounded once to dt. */
+static int check_add(bench_product *r, half_job *j, clrt_dtype dt, const float *ha, const float *hb, size_t rows,
+                     size_t cols)
 {
+    const size_t n = rows * cols;
     uint16_t *got = malloc(n * sizeof *got);
     int st = got ? CLRT_OK : CLRT_ENOMEM;
     if (st == CLRT_OK)
@@ -108,40 +114,14 @@ static int check_add(bench_product *r, half_job *j, clrt_dtype dt, const float *
     return st;
 }
 
-void bench_half_add_row(bench_product *r, const bench_opts *opts, bench_session *s, clrt_dtype dt, size_t n)
-{
-    const size_t rows = 1000, cols = (n + rows - 1) / rows;
-    half_job j16 = {.q = s->q}, j32 = {.q = s->q};
-    snprintf(r->name, sizeof r->name, "16-bit add");
-    snprintf(r->shape, sizeof r->shape, "%zux%zu", rows, cols);
-    snprintf(r->dtype, sizeof r->dtype, "%s", dt == CLRT_FLOAT16 ? "float16" : "bfloat16");
-    snprintf(r->loop_what, sizeof r->loop_what, "the add on float32");
-    r->flop = (double)(rows * cols);
-    float *ha = malloc(rows * cols * sizeof *ha), *hb = malloc(rows * cols * sizeof *hb);
-    int st = ha && hb ? CLRT_OK : CLRT_ENOMEM;
-    if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 0, dt, rows, cols, 11, ha);
-    if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 1, dt, rows, cols, 12, hb);
-    if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 2, dt, rows, cols, 0, NULL);
-    if (st == CLRT_OK)
-        st = time_pair(r, opts, &j16, &j32);
-    if (st == CLRT_OK)
-        st = check_add(r, &j16, dt, ha, hb, rows * cols);
-    if (st != CLRT_OK)
-        snprintf(r->note, sizeof r->note, "failed: %s (%s)", clrt_status_name(st), clrt_error_message());
-    job_free(&j16);
-    job_free(&j32);
-    free(ha);
-    free(hb);
-}
-
 /* BENCH_CHECK_ROWS rows of c (float16, n x n) against the product in double:
  * the float32 product's bound 2 (n + 2) u32 sum |a b| plus half an ulp of
  * float16 of the result and of float16's subnormal step. */
-static int check_gemm(bench_product *r, half_job *j, const float *ha, const float *hb, size_t n)
+static int check_gemm(bench_product *r, half_job *j, clrt_dtype dt, const float *ha, const float *hb, size_t n,
+                      size_t cols)
 {
+    (void)dt;
+    (void)cols; /* square */
     uint16_t *got = malloc(n * n * sizeof *got);
     int st = got ? CLRT_OK : CLRT_ENOMEM;
     if (st == CLRT_OK)
@@ -164,30 +144,49 @@ static int check_gemm(bench_product *r, half_job *j, const float *ha, const floa
     return st;
 }
 
-void bench_half_gemm_row(bench_product *r, const bench_opts *opts, bench_session *s, size_t n)
+/* One row: a, b and c of rows x cols in dt and in float32 (a and b the same
+ * values), the two calls timed side by side, the 16-bit result checked. */
+static void half_row(bench_product *r, const bench_opts *opts, bench_session *s, int gemm, clrt_dtype dt,
+                     size_t rows, size_t cols, half_check check)
 {
-    half_job j16 = {.q = s->q, .gemm = 1}, j32 = {.q = s->q, .gemm = 1};
-    snprintf(r->name, sizeof r->name, "16-bit GEMM");
-    snprintf(r->shape, sizeof r->shape, "%zux%zux%zu", n, n, n);
-    snprintf(r->dtype, sizeof r->dtype, "float16");
-    snprintf(r->loop_what, sizeof r->loop_what, "clrt_gemm on float32");
-    r->flop = 2.0 * (double)n * (double)n * (double)n;
-    float *ha = malloc(n * n * sizeof *ha), *hb = malloc(n * n * sizeof *hb);
+    half_job j16 = {.q = s->q, .gemm = gemm}, j32 = {.q = s->q, .gemm = gemm};
+    float *ha = malloc(rows * cols * sizeof *ha), *hb = malloc(rows * cols * sizeof *hb);
     int st = ha && hb ? CLRT_OK : CLRT_ENOMEM;
     if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 0, CLRT_FLOAT16, n, n, 13, ha);
+        st = make_pair(s, &j16, &j32, 0, dt, rows, cols, 11, ha);
     if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 1, CLRT_FLOAT16, n, n, 14, hb);
+        st = make_pair(s, &j16, &j32, 1, dt, rows, cols, 12, hb);
     if (st == CLRT_OK)
-        st = make_pair(s, &j16, &j32, 2, CLRT_FLOAT16, n, n, 0, NULL);
+        st = make_pair(s, &j16, &j32, 2, dt, rows, cols, 0, NULL);
     if (st == CLRT_OK)
         st = time_pair(r, opts, &j16, &j32);
     if (st == CLRT_OK)
-        st = check_gemm(r, &j16, ha, hb, n);
+        st = check(r, &j16, dt, ha, hb, rows, cols);
     if (st != CLRT_OK)
         snprintf(r->note, sizeof r->note, "failed: %s (%s)", clrt_status_name(st), clrt_error_message());
     job_free(&j16);
     job_free(&j32);
     free(ha);
     free(hb);
+}
+
+void bench_half_add_row(bench_product *r, const bench_opts *opts, bench_session *s, clrt_dtype dt, size_t n)
+{
+    const size_t rows = 1000, cols = (n + rows - 1) / rows;
+    snprintf(r->name, sizeof r->name, "16-bit add");
+    snprintf(r->shape, sizeof r->shape, "%zux%zu", rows, cols);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dt == CLRT_FLOAT16 ? "float16" : "bfloat16");
+    snprintf(r->loop_what, sizeof r->loop_what, "the add on float32");
+    r->flop = (double)(rows * cols);
+    half_row(r, opts, s, 0, dt, rows, cols, check_add);
+}
+
+void bench_half_gemm_row(bench_product *r, const bench_opts *opts, bench_session *s, size_t n)
+{
+    snprintf(r->name, sizeof r->name, "16-bit GEMM");
+    snprintf(r->shape, sizeof r->shape, "%zux%zux%zu", n, n, n);
+    snprintf(r->dtype, sizeof r->dtype, "float16");
+    snprintf(r->loop_what, sizeof r->loop_what, "clrt_gemm on float32");
+    r->flop = 2.0 * (double)n * (double)n * (double)n;
+    half_row(r, opts, s, 1, CLRT_FLOAT16, n, n, check_gemm);
 }
