@@ -224,8 +224,9 @@ typedef enum {
                            bits. Storage on every device (no cl_khr_fp16 needed): create, write, read,
                            view, copy and clrt_convert() (to and from the float dtypes, rounded to
                            nearest even), fill and transpose; GEMM, elementwise and reductions
-                           widened to float32 (docs/half.md); the neural-network calls are
-                           CLRT_EUNSUPPORTED */
+                           computed in float32 (docs/half.md: the elementwise calls read and
+                           write it in one pass, the rest go through float32 copies); the
+                           neural-network calls are CLRT_EUNSUPPORTED */
     CLRT_BFLOAT16 = 5 /**< bfloat16, 2 bytes: the top 16 bits of a float; host data is uint16_t.
                            Runs where CLRT_FLOAT16 does, the same way */
 } clrt_dtype;
