@@ -151,22 +151,31 @@ EW_SIGMOID64_DEFINE(REALV, CLRT_CAT(long, VW))
  * rounded once, to nearest even, as it is stored: the same bits as the float32
  * operation between two conversions (clrt_convert, cl/convert.cl), in one pass
  * over memory instead of one per operand and conversion. float16 moves through
- * the core vload_half / vstore_half_rte (no cl_khr_fp16 needed); bfloat16 as
- * 16-bit words, a float's top half: widened by a shift, narrowed by the
- * prelude's CLRT_BF16_DEFINE. */
+ * the core vload_half / vstore_half_rte (no cl_khr_fp16 needed), their aligned
+ * forms (vloada_half) where the row starts on a vector's alignment; bfloat16
+ * as 16-bit words, a float's top half: widened by a shift, narrowed by the
+ * prelude's CLRT_BF16_DEFINE. STORE_SIZE: an element's bytes in memory. */
 #if defined(CLRT_STORE) && CLRT_STORE == 4
 #define STORE_T half
+#define STORE_SIZE 2
 #if VW == 1
 #define EW_LOADV(al, v, p) ((void)(al), vload_half((v), (p)))
 #define EW_STOREV(al, z, v, p) ((void)(al), vstore_half_rte((z), (v), (p)))
 #else
-#define EW_LOADV(al, v, p) ((void)(al), CLRT_CAT(vload_half, VW)((v), (p)))
-#define EW_STOREV(al, z, v, p) ((void)(al), CLRT_CAT(CLRT_CAT(vstore_half, VW), _rte)((z), (v), (p)))
+#define EW_LOADV(al, v, p) ((al) ? CLRT_CAT(vloada_half, VW)((v), (p)) : CLRT_CAT(vload_half, VW)((v), (p)))
+#define EW_STOREV(al, z, v, p)                                                                          \
+    do {                                                                                                \
+        if (al)                                                                                         \
+            CLRT_CAT(CLRT_CAT(vstorea_half, VW), _rte)((z), (v), (p));                                  \
+        else                                                                                            \
+            CLRT_CAT(CLRT_CAT(vstore_half, VW), _rte)((z), (v), (p));                                   \
+    } while (0)
 #endif
 #define EW_LOADS(i, p) vload_half((i), (p))
 #define EW_STORES(z, i, p) vstore_half_rte((z), (i), (p))
 #elif defined(CLRT_STORE) && CLRT_STORE == 5
 #define STORE_T ushort
+#define STORE_SIZE 2
 /* the bfloat16 words of floats (the prelude's CLRT_BF16_DEFINE, on their bits) */
 CLRT_BF16_DEFINE(ew_bf16_bits_s, uint, ushort)
 #define ew_bf16_s(x) ew_bf16_bits_s(as_uint(x))
@@ -176,13 +185,22 @@ CLRT_BF16_DEFINE(ew_bf16_bits_s, uint, ushort)
 #else
 CLRT_BF16_DEFINE(ew_bf16_bits_v, CLRT_CAT(uint, VW), CLRT_CAT(ushort, VW))
 #define ew_bf16_v(x) ew_bf16_bits_v(CLRT_CAT(as_uint, VW)(x))
-#define EW_LOADV(al, v, p) ((void)(al), CLRT_CAT(as_, REALV)(CLRT_CAT(convert_uint, VW)(VLOAD((v), (p))) << 16))
-#define EW_STOREV(al, z, v, p) ((void)(al), VSTORE(ew_bf16_v(z), (v), (p)))
+/* aligned: one vector access (POCL moves vstoren's 16-bit words one by one) */
+#define EW_WORDS(al, v, p) ((al) ? ((__global const CLRT_CAT(ushort, VW) *)(p))[v] : VLOAD((v), (p)))
+#define EW_LOADV(al, v, p) CLRT_CAT(as_, REALV)(CLRT_CAT(convert_uint, VW)(EW_WORDS(al, v, p)) << 16)
+#define EW_STOREV(al, z, v, p)                                                                          \
+    do {                                                                                                \
+        if (al)                                                                                         \
+            ((__global CLRT_CAT(ushort, VW) *)(p))[v] = ew_bf16_v(z);                                   \
+        else                                                                                            \
+            VSTORE(ew_bf16_v(z), (v), (p));                                                             \
+    } while (0)
 #endif
 #define EW_LOADS(i, p) as_float((uint)(p)[i] << 16)
 #define EW_STORES(z, i, p) ((p)[i] = ew_bf16_s(z))
 #else
 #define STORE_T REAL
+#define STORE_SIZE sizeof(REAL)
 #define EW_LOADV(al, v, p) ((al) ? ((__global const REALV *)(p))[v] : VLOAD((v), (p)))
 #define EW_STOREV(al, z, v, p)                                                                          \
     do {                                                                                                \
@@ -257,7 +275,7 @@ CLRT_BF16_DEFINE(ew_bf16_bits_v, CLRT_CAT(uint, VW), CLRT_CAT(ushort, VW))
         /* Buffers normally start on a large alignment, so vector-typed accesses (one wide \
          * load on every GPU) are legal where the row starts on one; vloadn covers the rest. */                 \
         const size_t addr = (size_t)cr | (reads_a ? (size_t)ar : 0) | ((B) == EW_B_ROW ? (size_t)br : 0);     \
-        const int aligned = addr % (VW * sizeof(REAL)) == 0;                                                    \
+        const int aligned = addr % (VW * STORE_SIZE) == 0;                                                      \
         for (uint j = 0; j < ITEMS; ++j) {                                                                      \
             const ulong v = base + (ulong)j * lx;                                                               \
             if (v < nv) {                                                                                       \

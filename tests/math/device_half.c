@@ -357,12 +357,22 @@ static void ew_run(const ew_call *e, clrt_buffer *c, const clrt_buffer *a, const
         TU_OK(clrt_scale(tu_fx->q, c, -3.0, a));
 }
 
-/* A parent of pr x pc elements of dt from h (rounded to dt), and a view of
- * rows x cols at (1, 2) in it: *view. */
-static clrt_buffer *up_view(clrt_dtype dt, size_t rows, size_t cols, double *h, clrt_buffer **view)
+/* The margins of bits_case's parents: a view of rows x cols at (1, 2) in a
+ * parent of (rows + 2) x (cols + 3) (rows run by rows, none on a vector's
+ * alignment), or the whole parent (one contiguous run, the flat path, whose
+ * vectors are aligned). */
+typedef struct margins {
+    size_t top, left, rows, cols; /* the view's place, and how much larger the parent is */
+} margins;
+static const margins in_view = {1, 2, 2, 3}, whole = {0, 0, 0, 0};
+
+/* A parent of dt from h (rounded to dt), rows x cols plus m's margins, and the
+ * rows x cols view in it: *view. */
+static clrt_buffer *up_view(clrt_dtype dt, size_t rows, size_t cols, const margins *m, double *h,
+                            clrt_buffer **view)
 {
-    clrt_buffer *parent = up(dt, rows + 2, cols + 3, h);
-    TU_OK(clrt_buffer_view(view, parent, 1, 2, rows, cols));
+    clrt_buffer *parent = up(dt, rows + m->rows, cols + m->cols, h);
+    TU_OK(clrt_buffer_view(view, parent, m->top, m->left, rows, cols));
     return parent;
 }
 
@@ -415,16 +425,18 @@ static double *stress_values(clrt_dtype dt, size_t n, unsigned seed)
     return h;
 }
 
-/* One call on views of dt: c16 = call(a16, b16) in one pass against
- * convert(call(convert(a16), convert(b16))) through float32, word for word;
- * c16's parent outside the view as it was. */
-static void bits_case(clrt_dtype dt, const ew_call *e, size_t R, size_t C)
+/* One call on views of dt (margins m): c16 = call(a16, b16) in one pass
+ * against convert(call(convert(a16), convert(b16))) through float32, word for
+ * word; c16's parent outside the view as it was. */
+static void bits_case(clrt_dtype dt, const ew_call *e, size_t R, size_t C, const margins *m)
 {
-    const size_t pn = (R + 2) * (C + 3), br = e->b_rows ? e->b_rows : R, bc = e->b_cols ? e->b_cols : C;
-    double *ha = stress_values(dt, pn, 1), *hb = stress_values(dt, (br + 2) * (bc + 3), 2);
+    const size_t PR = R + m->rows, PC = C + m->cols, pn = PR * PC;
+    const size_t br = e->b_rows ? e->b_rows : R, bc = e->b_cols ? e->b_cols : C;
+    double *ha = stress_values(dt, pn, 1), *hb = stress_values(dt, (br + m->rows) * (bc + m->cols), 2);
     double *hc = stress_values(dt, pn, 3);
     clrt_buffer *a, *b, *c;
-    clrt_buffer *pa = up_view(dt, R, C, ha, &a), *pb = up_view(dt, br, bc, hb, &b), *pc = up_view(dt, R, C, hc, &c);
+    clrt_buffer *pa = up_view(dt, R, C, m, ha, &a), *pb = up_view(dt, br, bc, m, hb, &b);
+    clrt_buffer *pc = up_view(dt, R, C, m, hc, &c);
     clrt_buffer *wa = widened(a), *wb = widened(b), *wc = widened(c);
     ew_run(e, c, a, b);
     ew_run(e, wc, wa, wb);
@@ -443,37 +455,42 @@ static void bits_case(clrt_dtype dt, const ew_call *e, size_t R, size_t C)
     words(pc, parent, pn);
     uint16_t *before = malloc(pn * 2);
     assert_non_null(before);
-    clrt_buffer *fresh = up(dt, R + 2, C + 3, hc);
+    clrt_buffer *fresh = up(dt, PR, PC, hc);
     words(fresh, before, pn);
-    for (size_t r = 0; r < R + 2; r++)
-        for (size_t j = 0; j < C + 3; j++)
-            if ((r < 1 || r > R || j < 2 || j >= C + 2) && parent[r * (C + 3) + j] != before[r * (C + 3) + j])
+    for (size_t r = 0; r < PR; r++)
+        for (size_t j = 0; j < PC; j++)
+            if ((r < m->top || r >= m->top + R || j < m->left || j >= m->left + C) &&
+                parent[r * PC + j] != before[r * PC + j])
                 fail_msg("element (%zu, %zu) outside the view written", r, j);
     TU_DESTROY_BUFFERS(a, b, c, pa, pb, pc, wa, wb, wc, ref, dense, fresh);
     TU_FREE_ALL(ha, hb, hc, got, want, parent, before);
 }
 
 /* Every elementwise op on operands all of one 16-bit dtype, on views (odd
- * sizes, a vector tail), b in each shape: the one-pass kernel against the
- * float32 operation between conversions, word for word. */
+ * sizes, rows off a vector's alignment, a vector tail) and on whole buffers
+ * (one aligned run), b in each shape: the one-pass kernel against the float32
+ * operation between conversions, word for word. */
 static void elementwise_half_bits(void **state)
 {
     (void)state;
     const size_t R = 7, C = 37;
     const size_t shapes[4][2] = {{0, 0}, {1, C}, {R, 1}, {1, 1}};
-    for (int i = 0; i < 2; i++) {
+    const margins *ms[2] = {&in_view, &whole};
+    for (int i = 0; i < 4; i++) {
+        const clrt_dtype dt = halves[i / 2];
+        const margins *m = ms[i % 2];
         for (int op = CLRT_OP_ADD; op <= CLRT_OP_MAX; op++)
             for (int s = 0; s < 4; s++) {
                 const ew_call e = {EW_BINARY, op, shapes[s][0], shapes[s][1]};
-                bits_case(halves[i], &e, R, C);
+                bits_case(dt, &e, R, C, m);
             }
         for (int op = CLRT_OP_NEG; op <= CLRT_OP_SIGMOID; op++) {
             const ew_call e = {EW_UNARY, op, 0, 0};
-            bits_case(halves[i], &e, R, C);
+            bits_case(dt, &e, R, C, m);
         }
         const ew_call axpby = {EW_AXPBY, 0, 0, 0}, scale = {EW_SCALE, 0, 0, 0};
-        bits_case(halves[i], &axpby, R, C);
-        bits_case(halves[i], &scale, R, C);
+        bits_case(dt, &axpby, R, C, m);
+        bits_case(dt, &scale, R, C, m);
     }
 }
 
