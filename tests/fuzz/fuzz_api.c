@@ -143,8 +143,8 @@ static int expect_operands(const clrt_queue *q, const clrt_buffer *c, const clrt
     return CLRT_OK;
 }
 
-/* A 16-bit operand runs widened: a float32 copy of its shape, which the device
- * must be able to hold (clrt_buffer_create's CLRT_ENOMEM otherwise). */
+/* A 16-bit operand that runs widened has a float32 copy of its shape, which the
+ * device must be able to hold (CLRT_ENOMEM otherwise). */
 static int widened_fits(const clrt_queue *q, const clrt_buffer *x)
 {
     return !is16(x->dtype) || x->rows * x->cols <= q->ctx->info.max_alloc / sizeof(float);
@@ -160,7 +160,9 @@ static int expect_add(const clrt_queue *q, const clrt_buffer *c, const clrt_buff
     if (!(a->rows == b->rows && a->cols == b->cols && c->rows == a->rows && c->cols == a->cols))
         return CLRT_ESHAPE;
     s = usable(q->ctx);
-    if (s == CLRT_OK && (!widened_fits(q, a) || !widened_fits(q, c)))
+    /* operands all of one 16-bit dtype run in one pass (nothing widened); 16-bit
+     * inputs with a float32 c are widened (b has a's shape) */
+    if (s == CLRT_OK && c->dtype != a->dtype && !widened_fits(q, a))
         return CLRT_ENOMEM;
     return s;
 }
