@@ -53,6 +53,11 @@ void clrt__scratch_free(clrt_queue *q)
 int clrt__scratch_mem(clrt_queue *q, int slot, size_t bytes, size_t least, const char *func, cl_mem *mem)
 {
     *mem = NULL;
+    /* a size no buffer can have: refused before anything is allocated or released */
+    const uint64_t max_alloc = q->ctx->info.max_alloc;
+    if (max_alloc && (uint64_t)bytes > max_alloc)
+        return clrt__fail(CLRT_ENOMEM, func, "an intermediate of %zu bytes is above the largest buffer device '%s' allows",
+                          bytes, q->ctx->info.name);
     if (!q->scratch && !(q->scratch = calloc(1, sizeof *q->scratch)))
         return clrt__fail(CLRT_ENOMEM, func, "out of host memory");
     struct clrt__scratch *s = q->scratch;
@@ -62,10 +67,6 @@ int clrt__scratch_mem(clrt_queue *q, int slot, size_t bytes, size_t least, const
     }
     /* the old one first, so that the two never need the device's memory at once */
     release(s, slot);
-    const uint64_t max_alloc = q->ctx->info.max_alloc;
-    if (max_alloc && (uint64_t)bytes > max_alloc)
-        return clrt__fail(CLRT_ENOMEM, func, "an intermediate of %zu bytes is above the largest buffer device '%s' allows",
-                          bytes, q->ctx->info.name);
     if (bytes < least)
         bytes = max_alloc && (uint64_t)least > max_alloc ? (size_t)max_alloc : least;
     cl_int err = clrt__fault(CLRT__FAULT_CREATE_BUFFER);

@@ -32,7 +32,9 @@ void clrt__scratch_end(clrt_queue *q);
  * queued keep a replaced buffer alive until they finish. Under an emulator a
  * new buffer is zeroed from the host (clrt__zero_on_emulator says why).
  * CLRT_OK with *mem set; CLRT_ENOMEM (message set) when the device does not
- * give the memory: the slot is then empty and the context still usable; a
+ * give the memory: the slot is then empty and the context still usable (a
+ * size above the device's largest buffer is refused first, the slot as it
+ * was); a
  * late failure (the context has failed) when zeroing it failed. The caller
  * holds the lock. */
 int clrt__scratch_mem(clrt_queue *q, int slot, size_t bytes, size_t least, const char *func, cl_mem *mem);
