@@ -113,12 +113,12 @@ static int launch(clrt_queue *q, const char *func, clrt__ew_op op, const operand
         return status;
     const clrt_buffer *cb = c->buf, *ab = a ? a->buf : cb, *bb = b ? b->buf : cb;
     const int dtype = (int)cb->dtype;
-    /* 16-bit storage: the kernel built for it (cl/elementwise.cl, CLRT_STORE) when
-     * every operand is c's dtype, the arithmetic in float32 */
-    const int store16 = clrt__is_16bit(cb->dtype);
-    if ((store16 || clrt__is_16bit(ab->dtype) || clrt__is_16bit(bb->dtype)) &&
-        !(ab->dtype == cb->dtype && bb->dtype == cb->dtype))
+    /* operands of two dtypes (check_common lets only 16-bit inputs with a float32 c
+     * through) are widened; all of one 16-bit dtype run the kernel built for that
+     * storage (cl/elementwise.cl, CLRT_STORE), the arithmetic in float32 */
+    if (ab->dtype != cb->dtype || bb->dtype != cb->dtype)
         return launch_widened(q, func, op, c, a, b, form, alpha, beta);
+    const int store16 = clrt__is_16bit(cb->dtype);
     const int bread = form == B_NONE ? CLRT__EW_B_NONE
                       : (form == B_SAME || form == B_ROW) ? CLRT__EW_B_ROW
                                                           : CLRT__EW_B_ONE;

@@ -14,15 +14,12 @@ enum { WIDEN_SLOTS = sizeof widen_slots / sizeof widen_slots[0] };
  * else a new buffer (zeroed under an emulator, as scratch is). */
 static int temporary(clrt_queue *q, clrt__widening *w, size_t rows, size_t cols, const char *func, clrt_buffer **out)
 {
-    if (w->in_scratch < WIDEN_SLOTS && w->in_scratch == w->n) {
+    if (w->n < WIDEN_SLOTS) { /* a failed temporary ends the call: the first n are all windows */
         if (!w->q) {
             clrt__scratch_begin(q);
             w->q = q;
         }
-        const int st = clrt__scratch_matrix(q, widen_slots[w->in_scratch], CLRT_FLOAT32, rows, cols, func, out);
-        if (st == CLRT_OK)
-            w->in_scratch++;
-        return st;
+        return clrt__scratch_matrix(q, widen_slots[w->n], CLRT_FLOAT32, rows, cols, func, out);
     }
     int st = clrt__buffer_new(out, q->ctx, CLRT_FLOAT32, rows, cols, func);
     if (st != CLRT_OK)
@@ -63,11 +60,11 @@ int clrt__narrow(clrt_queue *q, clrt_buffer *dst, const clrt_buffer *wide, int s
 
 void clrt__widen_done(clrt__widening *w)
 {
-    for (int i = w->in_scratch; i < w->n; i++)
+    for (int i = WIDEN_SLOTS; i < w->n; i++)
         clrt_buffer_destroy(w->tmp[i]);
     if (w->q)
         clrt__scratch_end(w->q);
-    w->n = w->in_scratch = 0;
+    w->n = 0;
     w->q = NULL;
 }
 

@@ -17,9 +17,8 @@
  * safe: OpenCL keeps the memory until they complete (clrt_buffer_destroy). */
 typedef struct clrt__widening {
     clrt_buffer *tmp[6];
-    int n;
-    int in_scratch;  /* how many of tmp[0..n) are scratch windows (the first ones) */
-    clrt_queue *q;   /* the queue whose scratch lock is held; NULL: none */
+    int n;         /* tmp[0 .. min(n, 3)) are scratch windows, the rest new buffers */
+    clrt_queue *q; /* the queue whose scratch lock is held; NULL: none */
 } clrt__widening;
 
 /* *out = src when src is not 16-bit (or NULL); else a new float32 matrix of
